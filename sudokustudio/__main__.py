@@ -1,0 +1,3 @@
+from sudokustudio.app import main
+
+raise SystemExit(main())

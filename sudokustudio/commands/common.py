@@ -1,0 +1,65 @@
+"""Helpers shared by CLI commands: JSON output, threads, a terminal progress bar."""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+
+
+def add_threads_arg(p, default: int | None = None) -> None:
+    p.add_argument("--threads", type=int, default=default or min(2, os.cpu_count() or 1),
+                   help="worker threads (default: %(default)s)")
+
+
+def add_json_arg(p) -> None:
+    p.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+
+def print_json(obj) -> None:
+    print(json.dumps(obj, indent=None, sort_keys=False, default=_default))
+
+
+def _default(o):
+    import numpy as np
+
+    if isinstance(o, np.integer):
+        return int(o)
+    if isinstance(o, np.floating):
+        return float(o)
+    if isinstance(o, np.ndarray):
+        return o.tolist()
+    raise TypeError(f"not JSON serialisable: {type(o).__name__}")
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr, shown only on a terminal."""
+
+    def __init__(self, label: str, total: float | None = None, stream=None, min_interval: float = 0.2):
+        self.label = label
+        self.total = total
+        self.stream = stream or sys.stderr
+        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self._last = 0.0
+        self.t0 = time.perf_counter()
+
+    def update(self, done: float, extra: str = "") -> None:
+        if not self.enabled:
+            return
+        now = time.perf_counter()
+        if now - self._last < 0.2:
+            return
+        self._last = now
+        if self.total:
+            frac = min(1.0, done / self.total)
+            bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+            text = f"\r{self.label} [{bar}] {100 * frac:5.1f}% {extra}"
+        else:
+            text = f"\r{self.label} {done:g} {extra}"
+        self.stream.write(text[:150].ljust(80))
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\n")
+            self.stream.flush()

@@ -1,0 +1,64 @@
+"""``sudokustudio-cli solve FILE``: unique / multiple / none per puzzle."""
+from __future__ import annotations
+
+import sys
+import time
+
+import numpy as np
+
+from sudokustudio.commands.common import add_json_arg, add_threads_arg, print_json
+from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
+
+
+def register(sub) -> None:
+    p = sub.add_parser("solve", help="solve every puzzle of a file",
+                       description="Solve every puzzle of FILE: unique, multiple or no solution. "
+                                   "Unreadable lines are reported with their line numbers and skipped.")
+    p.add_argument("file", metavar="FILE", help="puzzle file (.txt, .sdm, .sdk; one puzzle per line)")
+    p.add_argument("--limit", type=int, default=2, help="stop counting solutions at this number (default 2)")
+    add_threads_arg(p)
+    add_json_arg(p)
+    p.set_defaults(func=run)
+
+
+def _solve_parallel(puzzles: np.ndarray, limit: int, threads: int):
+    from concurrent.futures import ThreadPoolExecutor
+
+    from sudokustudio.sudoku.solver import solve_batch
+
+    if threads <= 1 or len(puzzles) < 64:
+        return solve_batch(puzzles, limit)
+    chunks = np.array_split(np.arange(len(puzzles)), threads * 4)
+    with ThreadPoolExecutor(threads) as ex:
+        parts = list(ex.map(lambda idx: solve_batch(puzzles[idx], limit), chunks))
+    return tuple(np.concatenate([p[k] for p in parts]) for k in range(3))
+
+
+def run(args) -> int:
+    if args.limit < 1:
+        raise ValueError("--limit must be at least 1")
+    coll = read_puzzles(args.file)
+    for issue in coll.issues:
+        print(f"{args.file}: {issue}", file=sys.stderr)
+    t0 = time.perf_counter()
+    sols, counts, _ = _solve_parallel(coll.puzzles, args.limit, args.threads)
+    secs = time.perf_counter() - t0
+    unique = int((counts == 1).sum())
+    multiple = int((counts >= 2).sum())
+    none = int((counts == 0).sum())
+    if args.json:
+        print_json({"puzzles": len(coll), "unique": unique, "multiple": multiple, "none": none,
+                    "unreadable": len(coll.issues), "seconds": round(secs, 6)})
+        return 0
+    for i in range(len(coll)):
+        c = int(counts[i])
+        if c == 0:
+            print(f"line {coll.lines[i]}: none")
+        elif c == 1:
+            print(f"line {coll.lines[i]}: unique {format_puzzle(sols[i])}")
+        else:
+            more = "+" if c >= args.limit else ""
+            print(f"line {coll.lines[i]}: multiple ({c}{more} solutions) {format_puzzle(sols[i])}")
+    print(f"{len(coll)} puzzles: {unique} unique, {multiple} multiple, {none} none; "
+          f"{len(coll.issues)} unreadable lines; {secs:.3f} s")
+    return 0

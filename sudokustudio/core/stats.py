@@ -1,0 +1,209 @@
+"""Running statistics that merge associatively.
+
+``Moments`` keeps (weighted) count, mean and central moment sums M2..M4 and
+merges with the pairwise formulas of Chan et al. / Pebay, so batches can be
+combined in any grouping.  Unweighted statistics are weighted ones with unit
+weights.  Everything is plain Python/NumPy: it is what batch results carry.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+Z95 = 1.959963984540054
+
+
+@dataclass
+class Moments:
+    """Weighted running moments of a scalar variable.
+
+    ``w`` is the total weight, ``w2`` the sum of squared weights (for the
+    effective sample size), ``n`` the number of observations.
+    """
+
+    n: int = 0
+    w: float = 0.0
+    w2: float = 0.0
+    mean: float = 0.0
+    m2: float = 0.0
+    m3: float = 0.0
+    m4: float = 0.0
+
+    # -- building -------------------------------------------------------
+    @classmethod
+    def of(cls, values, weights=None) -> "Moments":
+        x = np.asarray(values, dtype=np.float64).ravel()
+        if x.size == 0:
+            return cls()
+        wt = np.ones_like(x) if weights is None else np.asarray(weights, dtype=np.float64).ravel()
+        if wt.shape != x.shape:
+            raise ValueError("values and weights differ in length")
+        W = float(wt.sum())
+        if W <= 0:
+            return cls(n=int(x.size))
+        mu = float((wt * x).sum() / W)
+        d = x - mu
+        return cls(
+            n=int(x.size),
+            w=W,
+            w2=float((wt * wt).sum()),
+            mean=mu,
+            m2=float((wt * d**2).sum()),
+            m3=float((wt * d**3).sum()),
+            m4=float((wt * d**4).sum()),
+        )
+
+    def add(self, x: float, weight: float = 1.0) -> None:
+        self.merge_in(Moments.of([x], [weight]))
+
+    def merge(self, other: "Moments") -> "Moments":
+        """A new Moments for the union of both samples."""
+        if other.w == 0:
+            return Moments(self.n + other.n, self.w, self.w2, self.mean, self.m2, self.m3, self.m4)
+        if self.w == 0:
+            return Moments(self.n + other.n, other.w, other.w2, other.mean, other.m2, other.m3, other.m4)
+        wa, wb = self.w, other.w
+        W = wa + wb
+        d = other.mean - self.mean
+        d_w = d / W
+        mean = self.mean + wb * d_w
+        m2 = self.m2 + other.m2 + d * d_w * wa * wb
+        m3 = (
+            self.m3 + other.m3
+            + d * d_w * d_w * wa * wb * (wa - wb)
+            + 3.0 * d_w * (wa * other.m2 - wb * self.m2)
+        )
+        m4 = (
+            self.m4 + other.m4
+            + d * d_w**3 * wa * wb * (wa * wa - wa * wb + wb * wb)
+            + 6.0 * d_w * d_w * (wa * wa * other.m2 + wb * wb * self.m2)
+            + 4.0 * d_w * (wa * other.m3 - wb * self.m3)
+        )
+        return Moments(self.n + other.n, W, self.w2 + other.w2, mean, m2, m3, m4)
+
+    def merge_in(self, other: "Moments") -> None:
+        merged = self.merge(other)
+        self.__dict__.update(merged.__dict__)
+
+    # -- reading ----------------------------------------------------------
+    @property
+    def n_eff(self) -> float:
+        """Kish's effective sample size (equals n for unit weights)."""
+        return self.w * self.w / self.w2 if self.w2 > 0 else 0.0
+
+    @property
+    def variance(self) -> float:
+        """Sample variance (unbiased for unit weights: divides by n - 1)."""
+        if self.n < 2 or self.w <= 0:
+            return float("nan")
+        # reliability-weights correction; reduces to m2/(n-1) for unit weights
+        denom = self.w - self.w2 / self.w
+        return self.m2 / denom if denom > 0 else float("nan")
+
+    @property
+    def sd(self) -> float:
+        v = self.variance
+        return math.sqrt(v) if v == v and v >= 0 else float("nan")
+
+    @property
+    def skewness(self) -> float:
+        """Population skewness g1 = m3 / m2^1.5 (moments per unit weight)."""
+        if self.w <= 0 or self.m2 <= 0:
+            return float("nan")
+        return (self.m3 / self.w) / (self.m2 / self.w) ** 1.5
+
+    @property
+    def kurtosis(self) -> float:
+        """Population excess kurtosis g2 = m4 / m2^2 - 3."""
+        if self.w <= 0 or self.m2 <= 0:
+            return float("nan")
+        return (self.m4 / self.w) / (self.m2 / self.w) ** 2 - 3.0
+
+    @property
+    def std_error(self) -> float:
+        """Standard error of the mean."""
+        ne = self.n_eff
+        return self.sd / math.sqrt(ne) if ne > 0 else float("nan")
+
+    @property
+    def skewness_se(self) -> float:
+        return skewness_standard_error(self.n_eff)
+
+    @property
+    def kurtosis_se(self) -> float:
+        return kurtosis_standard_error(self.n_eff)
+
+    @property
+    def rel_err(self) -> float:
+        """Relative error of the mean: sd / (mean * sqrt(n))."""
+        return relative_error(self.mean, self.sd, self.n_eff)
+
+    def confidence_interval(self, z: float = Z95) -> tuple[float, float]:
+        se = self.std_error
+        return self.mean - z * se, self.mean + z * se
+
+    def to_dict(self) -> dict:
+        return dict(n=self.n, w=self.w, w2=self.w2, mean=self.mean, m2=self.m2, m3=self.m3, m4=self.m4)
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Moments":
+        return cls(**{k: d[k] for k in ("n", "w", "w2", "mean", "m2", "m3", "m4")})
+
+
+def relative_error(mean: float, sd: float, n: float) -> float:
+    if n <= 0 or mean == 0 or sd != sd:
+        return float("nan")
+    return abs(sd / (mean * math.sqrt(n)))
+
+
+def skewness_standard_error(n: float) -> float:
+    """Standard error of the sample skewness of a normal sample of size n."""
+    if n < 3:
+        return float("nan")
+    return math.sqrt(6.0 * n * (n - 1) / ((n - 2) * (n + 1) * (n + 3)))
+
+
+def kurtosis_standard_error(n: float) -> float:
+    """Standard error of the sample excess kurtosis of a normal sample of size n."""
+    if n < 4:
+        return float("nan")
+    ses = skewness_standard_error(n)
+    return 2.0 * ses * math.sqrt((n * n - 1) / ((n - 3) * (n + 5)))
+
+
+@dataclass
+class PowerSums:
+    """Per-category sums n, sum(x), sum(x^2) of an estimator sampled n times.
+
+    Used for vectors of estimators (e.g. one per clue count) where most
+    samples are zero: adding is exact and order-free for integer-valued x.
+    """
+
+    n: int = 0
+    s1: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    s2: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+    def merge(self, other: "PowerSums") -> "PowerSums":
+        if self.s1.size == 0:
+            return PowerSums(self.n + other.n, other.s1.copy(), other.s2.copy())
+        if other.s1.size == 0:
+            return PowerSums(self.n + other.n, self.s1.copy(), self.s2.copy())
+        return PowerSums(self.n + other.n, self.s1 + other.s1, self.s2 + other.s2)
+
+    @property
+    def mean(self) -> np.ndarray:
+        return self.s1 / self.n if self.n else np.full_like(self.s1, np.nan)
+
+    @property
+    def sd(self) -> np.ndarray:
+        if self.n < 2:
+            return np.full_like(self.s1, np.nan)
+        var = (self.s2 - self.s1 * self.s1 / self.n) / (self.n - 1)
+        return np.sqrt(np.maximum(var, 0.0))
+
+    @property
+    def rel_err(self) -> np.ndarray:
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return self.sd / (np.abs(self.mean) * math.sqrt(max(self.n, 1)))

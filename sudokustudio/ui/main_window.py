@@ -1,0 +1,144 @@
+"""The main window: one tab per capability, File and Help menus, status bar."""
+from __future__ import annotations
+
+import importlib
+import threading
+from pathlib import Path
+
+from PySide6.QtCore import QSettings, QTimer, Qt
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+
+from sudokustudio import __version__
+from sudokustudio.ui.tabs import TABS
+
+ORG, APP = "SudokuStudio", "Sudoku Studio"
+
+
+def load_tab_classes(names: list[str] | None = None):
+    out = []
+    for name in names if names is not None else TABS:
+        mod, _, cls = name.partition(":")
+        out.append(getattr(importlib.import_module(mod), cls))
+    return out
+
+
+class MainWindow(QMainWindow):
+    def __init__(self, settings: QSettings | None = None, tab_names: list[str] | None = None,
+                 warm_up: bool = True):
+        super().__init__()
+        self.settings = settings or QSettings(ORG, APP)
+        self.setWindowTitle(f"{APP} {__version__}")
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.setCentralWidget(self.tabs)
+        for cls in load_tab_classes(tab_names):
+            tab = cls(self.settings, self)
+            self.tabs.addTab(tab, getattr(tab, "title", cls.__name__))
+        self._build_menus()
+        self.kernel_label = QLabel("")
+        self.statusBar().addPermanentWidget(self.kernel_label)
+        self.statusBar().showMessage("Ready", 3000)
+        geo = self.settings.value("main/geometry")
+        if geo is not None:
+            self.restoreGeometry(geo)
+        else:
+            self.resize(1280, 820)
+        idx = self.settings.value("main/tab", 0, int)
+        if 0 <= idx < self.tabs.count():
+            self.tabs.setCurrentIndex(idx)
+        self._warm_thread: threading.Thread | None = None
+        self._warm_errors: list[str] = []
+        if warm_up:
+            self._start_warm_up()
+
+    # ----------------------------------------------------------------- menus
+    def _build_menus(self) -> None:
+        m = self.menuBar().addMenu("&File")
+        self.open_action = QAction("&Open…", self, shortcut=QKeySequence.Open, triggered=self.open_file)
+        self.open_action.setToolTip("Open a file in the current tab")
+        self.export_action = QAction("&Export…", self, shortcut=QKeySequence("Ctrl+E"), triggered=self.export_file)
+        self.export_action.setToolTip("Export what the current tab shows")
+        quit_action = QAction("&Quit", self, shortcut=QKeySequence.Quit, triggered=self.close)
+        m.addAction(self.open_action)
+        m.addAction(self.export_action)
+        m.addSeparator()
+        m.addAction(quit_action)
+        self.file_menu = m
+        h = self.menuBar().addMenu("&Help")
+        h.addAction(QAction("&About Sudoku Studio", self, triggered=self.about))
+        self.tabs.currentChanged.connect(self._update_actions)
+        self._update_actions()
+
+    def _current(self) -> QWidget | None:
+        return self.tabs.currentWidget()
+
+    def _update_actions(self, *_):
+        tab = self._current()
+        self.open_action.setEnabled(hasattr(tab, "open_file"))
+        self.export_action.setEnabled(hasattr(tab, "export_file"))
+
+    def last_folder(self, key: str = "open") -> str:
+        return str(self.settings.value(f"folders/{key}", str(Path.home())))
+
+    def remember_folder(self, path: str, key: str = "open") -> None:
+        self.settings.setValue(f"folders/{key}", str(Path(path).parent))
+
+    def open_file(self) -> None:
+        tab = self._current()
+        if not hasattr(tab, "open_file"):
+            return
+        filters = getattr(tab, "file_filters", "All files (*)")
+        path, _ = QFileDialog.getOpenFileName(self, "Open", self.last_folder("open"), filters)
+        if path:
+            self.remember_folder(path, "open")
+            tab.open_file(path)
+
+    def export_file(self) -> None:
+        tab = self._current()
+        if hasattr(tab, "export_file"):
+            tab.export_file()
+
+    def about(self) -> None:
+        QMessageBox.about(
+            self, "About Sudoku Studio",
+            f"<h3>Sudoku Studio {__version__}</h3>"
+            "<p>A workbench for the mathematics of Sudoku and Survo puzzles: "
+            "the Survo swap board, minimal-puzzle generators, Monte Carlo "
+            "counting and unavoidable sets.</p>"
+            "<p>Kernels: numba; window: Qt (PySide6) and pyqtgraph.</p>")
+
+    # ----------------------------------------------------------------- warm-up
+    def _start_warm_up(self) -> None:
+        from sudokustudio.warmup import run_warmups
+
+        self.kernel_label.setText("Compiling kernels…")
+        self.kernel_label.setToolTip("Numba kernels compile (or load from cache) in the background")
+
+        def work():
+            self._warm_errors = run_warmups()
+
+        self._warm_thread = threading.Thread(target=work, name="kernel-warmup", daemon=True)
+        self._warm_thread.start()
+        self._warm_timer = QTimer(self, interval=200, timeout=self._check_warm_up)
+        self._warm_timer.start()
+
+    def _check_warm_up(self) -> None:
+        if self._warm_thread is not None and not self._warm_thread.is_alive():
+            self._warm_timer.stop()
+            if self._warm_errors:
+                self.kernel_label.setText("Kernel warm-up had errors")
+                self.kernel_label.setToolTip("\n".join(self._warm_errors))
+            else:
+                self.kernel_label.setText("Kernels ready")
+
+    # ----------------------------------------------------------------- closing
+    def closeEvent(self, event) -> None:
+        for i in range(self.tabs.count()):
+            tab = self.tabs.widget(i)
+            if hasattr(tab, "shutdown"):
+                tab.shutdown()
+        self.settings.setValue("main/geometry", self.saveGeometry())
+        self.settings.setValue("main/tab", self.tabs.currentIndex())
+        self.settings.sync()
+        super().closeEvent(event)

@@ -1,0 +1,40 @@
+import os
+import sys
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("NUMBA_CACHE_DIR", "")  # numba's default: __pycache__ beside the sources
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+@pytest.fixture(scope="session")
+def shared_data() -> Path:
+    if not SHARED_DATA.is_dir():
+        pytest.fail(f"shared data not found at {SHARED_DATA} (CI clones shared/ beside the repo)")
+    return SHARED_DATA
+
+
+@pytest.fixture(autouse=True)
+def _isolated_user_data(tmp_path, monkeypatch):
+    """Run stores and settings go to a temporary folder, never the user's."""
+    monkeypatch.setenv("SUDOKUSTUDIO_DATA", str(tmp_path / "userdata"))
+    (tmp_path / "userdata").mkdir(exist_ok=True)
+
+
+@pytest.fixture
+def settings(tmp_path):
+    from PySide6.QtCore import QSettings
+
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.IniFormat)
+
+
+def load_puzzles(path, limit=None) -> np.ndarray:
+    from sudokustudio.sudoku.grid import read_puzzles
+
+    arr = read_puzzles(path).puzzles
+    return arr if limit is None else arr[:limit]
