@@ -63,3 +63,51 @@ class ProgressBar:
         if self.enabled:
             self.stream.write("\n")
             self.stream.flush()
+
+
+def add_run_args(p, threads: bool = True) -> None:
+    """--threads and --scheduler, for every command that runs batches."""
+    if threads:
+        add_threads_arg(p)
+    p.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="run the batches on a Dask cluster, e.g. tcp://host:8786 "
+                        "(needs: pip install 'sudokustudio[cluster]')")
+
+
+def execute(job, seed: int, *, n_batches: int | None = None, seconds: float | None = None,
+            threads: int = 2, scheduler: str | None = None, label: str = "running",
+            progress=None, stop_when=None):
+    """Run a batch job locally (threads) or on a Dask cluster; returns a RunOutcome.
+
+    ``progress(merger) -> (done, extra_text)`` feeds the terminal progress bar.
+    """
+    bar = ProgressBar(label, total=n_batches if n_batches else seconds)
+    t0 = time.perf_counter()
+
+    def on_result(idx, res, merger):
+        if progress is not None:
+            done, extra = progress(merger)
+        else:
+            done, extra = merger.count, ""
+        if n_batches:
+            bar.update(merger.count, extra)
+        elif seconds:
+            bar.update(time.perf_counter() - t0, extra)
+        else:
+            bar.update(done, extra)
+
+    try:
+        if scheduler:
+            try:
+                from sudokustudio.jobs.dask import run_dask
+            except ImportError as exc:
+                raise ValueError("running on a cluster needs Dask: pip install 'sudokustudio[cluster]' "
+                                 f"({exc})") from exc
+            return run_dask(job, seed, n_batches, address=scheduler, seconds=seconds,
+                            on_result=on_result, stop_when=stop_when)
+        from sudokustudio.jobs.local import run_local
+
+        return run_local(job, seed, n_batches, workers=max(1, threads), seconds=seconds,
+                         on_result=on_result, stop_when=stop_when)
+    finally:
+        bar.close()

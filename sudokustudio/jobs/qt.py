@@ -171,3 +171,27 @@ class QtBatchRunner(QObject):
             self.elapsed_before = self.elapsed
             self.running = False
             self.finished.emit(self._cancel.is_set() or bool(self.errors))
+
+
+def cluster_address(settings) -> str | None:
+    """The Dask scheduler address when "Run on cluster" is on in the settings, else None."""
+    if settings is None:
+        return None
+    on = settings.value("cluster/enabled", False, bool)
+    addr = str(settings.value("cluster/address", "") or "").strip()
+    return addr if on and addr else None
+
+
+def make_runner(job: BatchJob, run_seed: int, n_batches: int | None = None, *, settings=None,
+                parent: QObject | None = None, **kw) -> QtBatchRunner:
+    """The runner a tab should use: local QThreadPool, or Dask when the settings ask for a cluster.
+
+    Both have the same interface (start, cancel, wait, total, batches_done,
+    elapsed; signals batchFinished, failed, finished).
+    """
+    address = cluster_address(settings)
+    if address:
+        from sudokustudio.jobs.dask_qt import QtDaskRunner  # optional: needs sudokustudio[cluster]
+
+        return QtDaskRunner(job, run_seed, n_batches, address=address, parent=parent, **kw)
+    return QtBatchRunner(job, run_seed, n_batches, parent=parent, **kw)
