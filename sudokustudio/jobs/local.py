@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from queue import Empty, Queue
 from typing import Any, Callable, Iterable, Iterator
 
-from sudokustudio.jobs.batch import BatchJob, OrderedMerger
+from sudokustudio.core.batch import BatchJob, OrderedMerger
 
 
 @dataclass

@@ -15,7 +15,7 @@ from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal, Slot
 
-from sudokustudio.jobs.batch import BatchJob, OrderedMerger
+from sudokustudio.core.batch import BatchJob, OrderedMerger
 from sudokustudio.jobs.local import BatchIndexSource, batch_indices
 
 

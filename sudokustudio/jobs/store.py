@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sudokustudio.jobs.batch import BatchJob, job_from_spec
+from sudokustudio.core.batch import BatchJob, job_from_spec
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
