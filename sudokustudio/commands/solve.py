@@ -7,7 +7,7 @@ import time
 import numpy as np
 
 from sudokustudio.commands.common import add_json_arg, add_threads_arg, print_json
-from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
+from sudokustudio.sudoku.grid import find_duplicate, format_puzzle, read_puzzles
 
 
 def register(sub) -> None:
@@ -37,7 +37,8 @@ def _solve_parallel(puzzles: np.ndarray, limit: int, threads: int):
 def run(args) -> int:
     if args.limit < 1:
         raise ValueError("--limit must be at least 1")
-    coll = read_puzzles(args.file)
+    # contradictory givens are readable: the solver reports them as having no solution
+    coll = read_puzzles(args.file, check_units=False)
     for issue in coll.issues:
         print(f"{args.file}: {issue}", file=sys.stderr)
     t0 = time.perf_counter()
@@ -53,7 +54,8 @@ def run(args) -> int:
     for i in range(len(coll)):
         c = int(counts[i])
         if c == 0:
-            print(f"line {coll.lines[i]}: none")
+            why = find_duplicate(coll.puzzles[i])
+            print(f"line {coll.lines[i]}: none" + (f" ({why})" if why else ""))
         elif c == 1:
             print(f"line {coll.lines[i]}: unique {format_puzzle(sols[i])}")
         else:

@@ -1,0 +1,126 @@
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings as hsettings, strategies as st
+
+from sudokustudio.core.rng import batch_seed, next_u64, rand_below, rand_float, seed_state, shuffle_inplace
+from sudokustudio.core.stats import (Moments, PowerSums, kurtosis_standard_error, relative_error,
+                                     skewness_standard_error)
+
+
+def test_rng_reproducible_and_distinct():
+    a, b, c = seed_state(np.uint64(5)), seed_state(np.uint64(5)), seed_state(np.uint64(6))
+    xa = [next_u64(a) for _ in range(5)]
+    assert xa == [next_u64(b) for _ in range(5)]
+    assert xa != [next_u64(c) for _ in range(5)]
+
+
+def test_batch_seed_is_seedsequence_spawn():
+    children = np.random.SeedSequence(2024).spawn(5)
+    for i, child in enumerate(children):
+        assert batch_seed(2024, i) == int(child.generate_state(1, dtype=np.uint64)[0])
+    assert len({batch_seed(1, i) for i in range(1000)}) == 1000
+
+
+def test_rand_below_uniform_chi_square():
+    s = seed_state(np.uint64(99))
+    n, k = 90000, 9
+    counts = np.bincount([rand_below(s, k) for _ in range(n)], minlength=k)
+    chi2 = float(((counts - n / k) ** 2 / (n / k)).sum())
+    assert chi2 < 26.1  # 99.9% quantile of chi-square with 8 d.o.f.
+    u = np.array([rand_float(s) for _ in range(20000)])
+    assert 0 <= u.min() and u.max() < 1
+    assert abs(u.mean() - 0.5) < 4 * math.sqrt(1 / 12 / len(u))
+
+
+def test_shuffle_is_permutation():
+    s = seed_state(np.uint64(1))
+    a = np.arange(50)
+    shuffle_inplace(s, a)
+    assert sorted(a) == list(range(50)) and list(a) != list(range(50))
+
+
+def _direct(x, w=None):
+    x = np.asarray(x, float)
+    w = np.ones_like(x) if w is None else np.asarray(w, float)
+    W = w.sum()
+    mu = (w * x).sum() / W
+    m2, m3, m4 = ((w * (x - mu) ** k).sum() / W for k in (2, 3, 4))
+    return mu, m3 / m2 ** 1.5, m4 / m2 ** 2 - 3
+
+
+def test_moments_match_direct_formulas():
+    rng = np.random.default_rng(3)
+    x = rng.gamma(2.0, size=5000)
+    m = Moments.of(x)
+    mu, skew, kurt = _direct(x)
+    assert m.mean == pytest.approx(mu, rel=1e-12)
+    assert m.sd == pytest.approx(x.std(ddof=1), rel=1e-12)
+    assert m.skewness == pytest.approx(skew, rel=1e-10)
+    assert m.kurtosis == pytest.approx(kurt, rel=1e-10)
+    assert m.std_error == pytest.approx(x.std(ddof=1) / math.sqrt(len(x)), rel=1e-12)
+    assert m.rel_err == pytest.approx(x.std(ddof=1) / (x.mean() * math.sqrt(len(x))), rel=1e-12)
+    lo, hi = m.confidence_interval()
+    assert lo < mu < hi and hi - lo == pytest.approx(2 * 1.959964 * m.std_error, rel=1e-6)
+
+
+def test_weighted_moments_match_direct_formulas():
+    rng = np.random.default_rng(4)
+    x = rng.normal(size=3000)
+    w = rng.random(3000)
+    m = Moments.of(x, w)
+    mu, skew, kurt = _direct(x, w)
+    assert m.mean == pytest.approx(mu, rel=1e-12)
+    assert m.skewness == pytest.approx(skew, rel=1e-9, abs=1e-12)
+    assert m.kurtosis == pytest.approx(kurt, rel=1e-9)
+    assert m.n_eff == pytest.approx(w.sum() ** 2 / (w * w).sum())
+    # integer weights equal repeated observations
+    xi = np.array([1.0, 2.0, 5.0])
+    wi = np.array([2, 1, 3])
+    rep = Moments.of(np.repeat(xi, wi))
+    mw = Moments.of(xi, wi)
+    assert mw.mean == pytest.approx(rep.mean) and mw.skewness == pytest.approx(rep.skewness)
+    assert mw.kurtosis == pytest.approx(rep.kurtosis)
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3), min_size=2, max_size=60), st.data())
+def test_merge_is_associative_and_matches_whole(values, data):
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(values)), max_size=4)))
+    parts = np.split(np.array(values), cuts)
+    merged = Moments()
+    for p in parts:
+        merged = merged.merge(Moments.of(p))
+    whole = Moments.of(values)
+    assert merged.n == whole.n
+    assert merged.mean == pytest.approx(whole.mean, rel=1e-9, abs=1e-9)
+    assert merged.m2 == pytest.approx(whole.m2, rel=1e-7, abs=1e-6)
+    assert merged.m3 == pytest.approx(whole.m3, rel=1e-6, abs=1e-3)
+    assert merged.m4 == pytest.approx(whole.m4, rel=1e-6, abs=1e-1)
+
+
+def test_round_trip_dict_and_empty_cases():
+    m = Moments.of([1.0, 2.0, 4.0])
+    assert Moments.from_dict(m.to_dict()) == m
+    e = Moments()
+    assert e.merge(m) == Moments(m.n, m.w, m.w2, m.mean, m.m2, m.m3, m.m4)
+    assert math.isnan(e.sd) and math.isnan(Moments.of([3.0]).sd)
+
+
+def test_standard_errors_of_shape_statistics():
+    # textbook values: SES(n=100) = 0.2414, SEK(n=100) = 0.4783
+    assert skewness_standard_error(100) == pytest.approx(0.2414, abs=1e-4)
+    assert kurtosis_standard_error(100) == pytest.approx(0.4783, abs=1e-4)
+    assert relative_error(10.0, 2.0, 100) == pytest.approx(0.02)
+
+
+def test_power_sums():
+    rng = np.random.default_rng(5)
+    x = rng.poisson(3.0, size=(400, 4)).astype(float)
+    a = PowerSums(200, x[:200].sum(0), (x[:200] ** 2).sum(0))
+    b = PowerSums(200, x[200:].sum(0), (x[200:] ** 2).sum(0))
+    m = a.merge(b)
+    assert np.allclose(m.mean, x.mean(0))
+    assert np.allclose(m.sd, x.std(0, ddof=1))
+    assert np.allclose(m.rel_err, x.std(0, ddof=1) / (x.mean(0) * 20))
