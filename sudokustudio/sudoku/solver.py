@@ -1,191 +1,354 @@
-"""9x9 Sudoku solver kernel: bitboard candidates, naked and hidden singles,
-fewest-candidates branching, solution counting up to a limit.
+"""9x9 Sudoku solver kernel (band bitboards), counting solutions up to a limit.
 
 A puzzle is ``uint8[81]`` (0 = empty).  All kernels are ``nogil`` so worker
 threads run them in parallel.
+
+Representation (after the JCZ / fsss2 family of solvers): for each digit d and
+band b (three rows), one 27-bit integer ``F[3*d + b]`` holds the cells of the
+band where d is still possible; bit ``9*r + c`` is row ``3*b + r``, column c,
+so bit ``i`` of band b is cell ``27*b + i``.  A band's logic is table driven:
+
+* in a band, digit d takes one cell in each of the three rows and one in
+  each of the three boxes, i.e. a permutation row -> box.  From the 3x3
+  "row r has d in box x" pattern a 512-entry table gives the cells that lie on
+  some such permutation; everything else goes.  That covers hidden singles
+  in rows and boxes and the row/box locked candidates of the band at once;
+* a row with a single cell left places d there: the cell leaves the other
+  digits of the band and its column leaves d's other two bands;
+* naked singles (a cell left with one digit) and hidden singles in columns
+  are found by bit-parallel counts across the digits / rows;
+* search branches on the first cell with two candidates, otherwise on a
+  cell with the fewest, as a binary choice "d here" / "d not here".
+
+A search state is one int64 row: F[27], the F last processed P[27] (work is
+only done for a digit-band that changed), the unsolved cells U[3] of each band.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from sudokustudio.core.rng import rand_below
-from sudokustudio.sudoku.tables import ALL_DIGITS, PEERS, UNITS
 
 
 class NoSolutionError(ValueError):
     """Raised by :func:`solve` for a puzzle without a solution."""
 
 
+FULL27 = 0x7FFFFFF
+_P = 27          # offset of the "last processed" copy of F in a state row
+_U = 54          # offset of the three unsolved-cell masks
+STATE = 57
+MAX_DEPTH = 84   # pending alternatives <= placements on the current path <= 81
+
+
+def _build_tables():
+    shrink = np.zeros(512, dtype=np.int64)      # 9-bit row segment -> boxes it touches
+    row_single = np.zeros(512, dtype=np.int64)  # segment if exactly one bit, else 0
+    for v in range(512):
+        shrink[v] = (1 if v & 0o7 else 0) | (2 if v & 0o70 else 0) | (4 if v & 0o700 else 0)
+        if v and not v & (v - 1):
+            row_single[v] = v
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    complex_mask = np.zeros(512, dtype=np.int64)  # (row,box) pattern -> cells on a permutation
+    for s in range(512):
+        m = 0
+        for p in perms:
+            if all(s >> (3 * r + p[r]) & 1 for r in range(3)):
+                for r in range(3):
+                    m |= 0o7 << (9 * r + 3 * p[r])
+        complex_mask[s] = m
+    band_peers = np.zeros(27, dtype=np.int64)  # same row or box inside the band, not the cell
+    for i in range(27):
+        r, c = divmod(i, 9)
+        m = 0o777 << (9 * r)
+        for rr in range(3):
+            m |= 0o7 << (9 * rr + 3 * (c // 3))
+        band_peers[i] = m & ~(1 << i)
+    return shrink, row_single, complex_mask, band_peers
+
+
+SHRINK, ROW_SINGLE, COMPLEX, BAND_PEERS = _build_tables()
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _fold(a):
+    """The columns (9 bits) a band mask touches."""
+    return (a | (a >> 9) | (a >> 18)) & 0x1FF
+
 
 @njit(cache=True, nogil=True)
-def _propagate(cand, done, peers, units):
-    """Apply naked and hidden singles until nothing changes.
+def _propagate(s):
+    """Band logic, naked singles and column hidden singles to a fixpoint.
 
-    ``cand[c]`` is the candidate mask of cell c; ``done[c]`` is 1 once a
-    solved cell's digit has been removed from its peers.  Returns False on a
-    contradiction.
+    Works in place on state row ``s``; returns False on a contradiction.
     """
-    changed = True
-    while changed:
-        changed = False
-        for c in range(81):
-            v = np.int64(cand[c])
-            if v == 0:
-                return False
-            if done[c] == 0 and (v & (v - 1)) == 0:
-                done[c] = 1
-                for k in range(20):
-                    p = peers[c, k]
-                    if cand[p] & v:
-                        cand[p] = np.uint16(np.int64(cand[p]) & ~v)
-                        if cand[p] == 0:
-                            return False
-                        changed = True
-        for u in range(27):
+    while True:
+        again = True
+        while again:
+            again = False
+            for i in range(27):
+                a = s[i]
+                if a == s[_P + i]:
+                    continue
+                sh = SHRINK[a & 0x1FF] | (SHRINK[(a >> 9) & 0x1FF] << 3) | (SHRINK[a >> 18] << 6)
+                a &= COMPLEX[sh]
+                if a == 0:
+                    return False
+                s[i] = a
+                s[_P + i] = a
+                b = i % 3
+                placed = (ROW_SINGLE[a & 0x1FF] | (ROW_SINGLE[(a >> 9) & 0x1FF] << 9)
+                          | (ROW_SINGLE[a >> 18] << 18))
+                new = placed & s[_U + b]
+                if new:
+                    s[_U + b] &= ~new
+                    cols = _fold(new)
+                    keep = ~(cols | (cols << 9) | (cols << 18))
+                    base = i - b
+                    for bb in range(3):
+                        if bb != b:
+                            s[base + bb] &= keep
+                    for j in range(b, 27, 3):
+                        if j != i:
+                            s[j] &= ~new
+                again = True
+        # naked singles: an unsolved cell with one candidate
+        found = False
+        for b in range(3):
             once = 0
             twice = 0
-            for k in range(9):
-                v = np.int64(cand[units[u, k]])
-                twice |= once & v
-                once |= v
-            if once != ALL_DIGITS:
+            for d in range(9):
+                a = s[3 * d + b]
+                twice |= once & a
+                once |= a
+            if once != FULL27:
                 return False
-            only = once & ~twice
-            if only:
-                for k in range(9):
-                    c = units[u, k]
-                    v = np.int64(cand[c]) & only
-                    if v:
-                        if v & (v - 1):
-                            return False
-                        if cand[c] != v:
-                            cand[c] = np.uint16(v)
-                            changed = True
+            single = once & ~twice & s[_U + b]
+            while single:
+                bit = single & -single
+                single ^= bit
+                peers = BAND_PEERS[trailing_zeros(bit)]
+                for d in range(9):
+                    if s[3 * d + b] & bit:
+                        s[3 * d + b] &= ~peers
+                        break
+                found = True
+        if found:
+            continue
+        # hidden singles in columns: a column where d has one cell left
+        for d in range(9):
+            a0 = s[3 * d]
+            a1 = s[3 * d + 1]
+            a2 = s[3 * d + 2]
+            once = a0 & 0x1FF
+            twice = 0
+            seg = (a0 >> 9) & 0x1FF
+            twice |= once & seg
+            once |= seg
+            seg = a0 >> 18
+            twice |= once & seg
+            once |= seg
+            for a in (a1, a2):
+                seg = a & 0x1FF
+                twice |= once & seg
+                once |= seg
+                seg = (a >> 9) & 0x1FF
+                twice |= once & seg
+                once |= seg
+                seg = a >> 18
+                twice |= once & seg
+                once |= seg
+            if once != 0x1FF:
+                return False
+            solved = _fold((a0 & ~s[_U]) | (a1 & ~s[_U + 1]) | (a2 & ~s[_U + 2]))
+            hs = once & ~twice & ~solved
+            while hs:
+                col = hs & -hs
+                hs ^= col
+                cm = col | (col << 9) | (col << 18)
+                for b in range(3):
+                    cell = s[3 * d + b] & cm
+                    if cell:
+                        s[3 * d + b] &= ~BAND_PEERS[trailing_zeros(cell)]
+                        found = True
+                        break
+        if not found:
+            return True
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell(s):
+    """(band, cell bit) of the first bivalue cell, else of a cell with the fewest candidates."""
+    for b in range(3):
+        once = 0
+        twice = 0
+        thrice = 0
+        for d in range(9):
+            a = s[3 * d + b]
+            thrice |= twice & a
+            twice |= once & a
+            once |= a
+        pairs = twice & ~thrice & s[_U + b]
+        if pairs:
+            return b, pairs & -pairs
+    best_k = 10
+    best_b = 0
+    best_bit = 0
+    for b in range(3):
+        # bit-sliced counters c0..c3 of the candidates of every cell
+        c0 = 0
+        c1 = 0
+        c2 = 0
+        c3 = 0
+        for d in range(9):
+            a = s[3 * d + b]
+            k0 = c0 & a
+            c0 ^= a
+            k1 = c1 & k0
+            c1 ^= k0
+            k2 = c2 & k1
+            c2 ^= k1
+            c3 |= k2
+        u = s[_U + b]
+        for k in range(3, best_k):
+            m = u & (c0 if k & 1 else ~c0) & (c1 if k & 2 else ~c1)
+            m &= (c2 if k & 4 else ~c2) & (c3 if k & 8 else ~c3)
+            if m:
+                best_k = k
+                best_b = b
+                best_bit = m & -m
+                break
+        if best_k == 3:
+            break
+    return best_b, best_bit
+
+
+@njit(cache=True, nogil=True)
+def _init_state(puzzle, s):
+    """Givens into state row ``s``; False for a value above 9."""
+    for i in range(27):
+        s[i] = FULL27
+        s[_P + i] = -1
+    for b in range(3):
+        s[_U + b] = FULL27
+    for c in range(81):
+        v = np.int64(puzzle[c])
+        if v:
+            if v > 9:
+                return False
+            b = c // 27
+            s[3 * (v - 1) + b] &= ~BAND_PEERS[c - 27 * b]
     return True
 
 
 @njit(cache=True, nogil=True)
-def _initial_candidates(puzzle):
-    cand = np.full(81, ALL_DIGITS, dtype=np.uint16)
-    for c in range(81):
-        d = puzzle[c]
-        if d:
-            cand[c] = 1 << (d - 1)
-    return cand
+def _write_solution(s, solution):
+    for i in range(27):
+        a = s[i]
+        base = 27 * (i % 3)
+        d = i // 3 + 1
+        while a:
+            bit = a & -a
+            a ^= bit
+            solution[base + trailing_zeros(bit)] = d
 
 
 @njit(cache=True, nogil=True)
-def _search(puzzle, limit, solution, randomize, rng):
+def _search(puzzle, limit, solution, randomize, rng, stack):
     """Depth-first search.  Returns (solutions found up to ``limit``, guesses).
 
-    The first solution found is written to ``solution``.  With ``randomize``
-    the branch digit is drawn from ``rng`` (for random grids).
+    ``stack`` is int64[MAX_DEPTH + 1, STATE] work space (row 0 is the current
+    state).  The first solution found is written to ``solution``.  With
+    ``randomize`` the branch digit is drawn from ``rng``.  ``guesses`` counts
+    the branches entered (both "d here" and "d not here").
     """
-    peers = PEERS
-    units = UNITS
-    cs = np.empty((82, 81), dtype=np.uint16)
-    ds = np.zeros((82, 81), dtype=np.uint8)
-    branch_cell = np.empty(82, dtype=np.int64)
-    remaining = np.zeros(82, dtype=np.int64)
-    for c in range(81):
-        d = puzzle[c]
-        if d > 9:
-            return 0, 0
-    cs[0] = _initial_candidates(puzzle)
-    if not _propagate(cs[0], ds[0], peers, units):
+    cur = stack[0]
+    if not _init_state(puzzle, cur):
         return 0, 0
     count = 0
     guesses = 0
-    depth = 0
+    sp = 1
+    ok = _propagate(cur)
     while True:
-        # choose the unsolved cell with the fewest candidates
-        best = -1
-        best_n = 10
-        for c in range(81):
-            v = np.int64(cs[depth, c])
-            if v & (v - 1):
-                n = 0
-                while v:
-                    v &= v - 1
-                    n += 1
-                if n < best_n:
-                    best_n = n
-                    best = c
-                    if n == 2:
-                        break
-        if best < 0:
-            count += 1
-            if count == 1:
-                for c in range(81):
-                    v = np.int64(cs[depth, c])
-                    d = 1
-                    while v > 1:
-                        v >>= 1
-                        d += 1
-                    solution[c] = d
-            if count >= limit:
-                return count, guesses
-            remaining[depth] = 0
-        else:
-            branch_cell[depth] = best
-            remaining[depth] = np.int64(cs[depth, best])
-        # take the next untried digit, backtracking as needed
-        while True:
-            while remaining[depth] == 0:
-                if depth == 0:
+        if ok:
+            if (cur[_U] | cur[_U + 1] | cur[_U + 2]) == 0:
+                count += 1
+                if count == 1:
+                    _write_solution(cur, solution)
+                if count >= limit:
                     return count, guesses
-                depth -= 1
-            rem = remaining[depth]
-            if randomize:
-                n = 0
-                t = rem
-                while t:
-                    t &= t - 1
-                    n += 1
-                k = rand_below(rng, n)
-                t = rem
-                for _ in range(k):
-                    t &= t - 1
-                v = t & (~t + 1)
+                ok = False
             else:
-                v = rem & (~rem + 1)
-            remaining[depth] = rem & ~v
-            guesses += 1
-            cs[depth + 1] = cs[depth]
-            ds[depth + 1] = ds[depth]
-            cs[depth + 1, branch_cell[depth]] = np.uint16(v)
-            if _propagate(cs[depth + 1], ds[depth + 1], peers, units):
-                depth += 1
-                break
+                b, bit = _choose_cell(cur)
+                d = 0
+                if randomize:
+                    n = 0
+                    for e in range(9):
+                        if cur[3 * e + b] & bit:
+                            n += 1
+                    k = rand_below(rng, n)
+                    for e in range(9):
+                        if cur[3 * e + b] & bit:
+                            if k == 0:
+                                d = e
+                                break
+                            k -= 1
+                else:
+                    while not cur[3 * d + b] & bit:
+                        d += 1
+                alt = stack[sp]
+                alt[:] = cur
+                alt[3 * d + b] &= ~bit
+                sp += 1
+                cur[3 * d + b] &= ~BAND_PEERS[trailing_zeros(bit)]
+                guesses += 1
+                ok = _propagate(cur)
+                continue
+        # dead end or solution counted: resume the latest alternative
+        if sp == 1:
+            return count, guesses
+        sp -= 1
+        cur[:] = stack[sp]
+        guesses += 1
+        ok = _propagate(cur)
 
 
-_NO_RNG = np.zeros(4, dtype=np.uint64)
+@njit(cache=True, nogil=True)
+def _new_stack():
+    return np.empty((MAX_DEPTH + 1, STATE), dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
 def count_solutions_kernel(puzzle, limit):
+    """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""
     solution = np.zeros(81, dtype=np.uint8)
-    n, _ = _search(puzzle, limit, solution, False, np.zeros(4, dtype=np.uint64))
+    n, _ = _search(puzzle, limit, solution, False, np.zeros(4, dtype=np.uint64), _new_stack())
     return n
 
 
 @njit(cache=True, nogil=True)
 def solve_kernel(puzzle, limit, solution):
     """Count solutions up to ``limit``; first one into ``solution``.  Returns (count, guesses)."""
-    return _search(puzzle, limit, solution, False, np.zeros(4, dtype=np.uint64))
+    return _search(puzzle, limit, solution, False, np.zeros(4, dtype=np.uint64), _new_stack())
 
 
 @njit(cache=True, nogil=True)
 def count_solutions_batch_kernel(puzzles, limit, counts):
+    stack = _new_stack()
+    solution = np.zeros(81, dtype=np.uint8)
+    rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        counts[i] = count_solutions_kernel(puzzles[i], limit)
+        counts[i], _ = _search(puzzles[i], limit, solution, False, rng, stack)
 
 
 @njit(cache=True, nogil=True)
 def solve_batch_kernel(puzzles, limit, solutions, counts, guesses):
+    stack = _new_stack()
+    rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        c, g = _search(puzzles[i], limit, solutions[i], False, np.zeros(4, dtype=np.uint64))
+        c, g = _search(puzzles[i], limit, solutions[i], False, rng, stack)
         counts[i] = c
         guesses[i] = g
 
@@ -198,7 +361,7 @@ def is_unique_kernel(puzzle):
 @njit(cache=True, nogil=True)
 def random_solution_kernel(puzzle, rng, solution):
     """A solution of ``puzzle`` reached with random branch choices (0 if none)."""
-    n, _ = _search(puzzle, 1, solution, True, rng)
+    n, _ = _search(puzzle, 1, solution, True, rng, _new_stack())
     return n
 
 
