@@ -1,0 +1,394 @@
+"""Berthier's BRT and W-rating (whips), as numba kernels (no Qt, no I/O).
+
+Definitions (D. Berthier, "Pattern-Based Constraint Satisfaction and Logic
+Puzzles", and the CSP-Rules documentation):
+
+- A candidate is (digit, row, column); here ``x = cell * 9 + (digit - 1)``.
+- The 324 CSP variables are the cells (rc), row-digit (rn), column-digit (cn)
+  and box-digit (bn) pairs; two candidates are *linked* when they share one.
+- BRT (= W0): elementary constraint propagation (a decided value removes its
+  linked candidates) plus singles (a CSP variable with one candidate left is
+  decided).
+- A whip of length n on a target Z is L1 R1 L2 R2 ... Ln with CSP variables
+  V1..Vn (Lk, Rk in Vk): L1 linked to Z; Lk linked to R(k-1) for k >= 2;
+  for k < n, Rk is the only candidate of Vk other than Lk that is compatible
+  with Z and R1..R(k-1) (not linked to any of them); Vn has no such
+  candidate.  Then Z is eliminated.  No Vk may contain Z or an earlier Rj
+  (such a variable is already satisfied by the context).
+- Wn = BRT + whips of length <= n.  The W-rating is the least n such that Wn
+  solves the puzzle; 0 means BRT alone solves it (Berthier's files write 0,
+  seed 002 §3.3 calls that class "L1_0").
+
+Conventions of the results:
+
+- ``W_ABOVE_CAP(cap) = cap + 1``: not solved by whips of length <= cap.
+- ``W_INVALID = -1``: the puzzle has no solution or several (the W-rating is
+  defined for puzzles with a unique solution only; rating a multi-solution
+  puzzle would search every whip up to the cap for nothing).
+
+Algorithm of ``w_rating_kernel``: BRT to fixpoint, then for L = 1, 2, ...
+every candidate is tried as a target for a whip of length <= L (depth-first,
+fixed-size stacks); each elimination is followed by BRT, and after a sweep
+that eliminated something the search restarts at L = 1.  Since the theories
+Wn are confluent, the largest L used by this shortest-first strategy is the
+least n such that Wn solves the puzzle.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.sudoku.tables import PEERS, UNITS
+
+#: the largest whip length a kernel can search (size of the fixed stacks)
+MAX_CAP = 40
+#: default cap of the W-rating (the hardest puzzle of the 001 file is W10)
+DEFAULT_CAP = 12
+#: rating of a puzzle with no solution or several solutions
+W_INVALID = -1
+
+
+def w_above_cap(cap: int) -> int:
+    """The rating code of a puzzle not solved by whips of length <= ``cap``."""
+    return int(cap) + 1
+
+
+# ------------------------------------------------------------------ tables
+def _build_tables():
+    box = lambda r, c: 3 * (r // 3) + c // 3  # noqa: E731
+    var_cands = np.empty((324, 9), dtype=np.int16)   # candidates of each variable, by slot
+    cand_vars = np.empty((729, 4), dtype=np.int16)   # rc, rn, cn, bn of each candidate
+    cand_slots = np.empty((729, 4), dtype=np.int16)  # slot of the candidate in each of them
+    for cell in range(81):
+        r, c = divmod(cell, 9)
+        b = box(r, c)
+        pos_in_box = 3 * (r % 3) + c % 3
+        for d in range(9):
+            x = cell * 9 + d
+            vs = (cell, 81 + r * 9 + d, 162 + c * 9 + d, 243 + b * 9 + d)
+            sl = (d, c, r, pos_in_box)
+            for j in range(4):
+                cand_vars[x, j] = vs[j]
+                cand_slots[x, j] = sl[j]
+                var_cands[vs[j], sl[j]] = x
+    links = np.empty((729, 28), dtype=np.int16)
+    for x in range(729):
+        own = set(int(v) for v in cand_vars[x])
+        linked = sorted({int(var_cands[v, s]) for v in own for s in range(9)} - {x})
+        assert len(linked) == 28
+        links[x] = linked
+    pop = np.array([bin(m).count("1") for m in range(512)], dtype=np.int8)
+    low = np.array([(m & -m).bit_length() - 1 if m else -1 for m in range(512)], dtype=np.int8)
+    return var_cands, cand_vars, cand_slots, links, pop, low
+
+
+VAR_CANDS, CAND_VARS, CAND_SLOTS, LINKS, POP9, LOW9 = _build_tables()
+
+
+# ------------------------------------------------------------------ BRT
+@njit(cache=True, nogil=True)
+def _digit_of(mask):
+    return LOW9[mask] + 1
+
+
+@njit(cache=True, nogil=True)
+def _decide(cell, digit, cand, value, queue, qn):
+    value[cell] = digit
+    cand[cell] = 1 << (digit - 1)
+    queue[qn] = cell
+    return qn + 1
+
+
+@njit(cache=True, nogil=True)
+def _brt_fixpoint(cand, value, queue, qn):
+    """Propagate the decided cells queue[0:qn] and apply singles to fixpoint.
+
+    ``cand[c]`` is the 9-bit candidate mask of cell c (the value bit for a
+    decided cell), ``value[c]`` its digit or 0.  Returns False on a
+    contradiction (a variable without candidate, or two equal values linked).
+    """
+    head = 0
+    while True:
+        while head < qn:
+            c = queue[head]
+            head += 1
+            bit = 1 << (value[c] - 1)
+            for k in range(20):
+                p = PEERS[c, k]
+                if cand[p] & bit:
+                    if value[p]:
+                        return False
+                    m = cand[p] & ~bit
+                    cand[p] = m
+                    if m == 0:
+                        return False
+                    if POP9[m] == 1:
+                        qn = _decide(p, _digit_of(m), cand, value, queue, qn)
+        # hidden singles (rn, cn, bn variables with one candidate left)
+        progress = False
+        for u in range(27):
+            placed = 0
+            seen = 0
+            twice = 0
+            for k in range(9):
+                c = UNITS[u, k]
+                if value[c]:
+                    placed |= 1 << (value[c] - 1)
+                else:
+                    m = cand[c]
+                    twice |= seen & m
+                    seen |= m
+            if (seen | placed) != 0x1FF:
+                return False
+            once = seen & ~twice & ~placed
+            while once:
+                bit = once & -once
+                once &= once - 1
+                for k in range(9):
+                    c = UNITS[u, k]
+                    if value[c] == 0 and (cand[c] & bit):
+                        qn = _decide(c, _digit_of(bit), cand, value, queue, qn)
+                        progress = True
+                        break
+        if not progress and head >= qn:
+            return True
+
+
+@njit(cache=True, nogil=True)
+def _init_state(puzzle, cand, value, queue):
+    """Candidates of ``puzzle`` after BRT; returns (ok, queue length)."""
+    qn = 0
+    for c in range(81):
+        cand[c] = 0x1FF
+        value[c] = 0
+    for c in range(81):
+        d = puzzle[c]
+        if d:
+            if d > 9:
+                return False
+            qn = _decide(c, d, cand, value, queue, qn)
+    # equal givens in one unit: the propagation below sees them as a contradiction
+    return _brt_fixpoint(cand, value, queue, qn)
+
+
+@njit(cache=True, nogil=True)
+def _count_left(cand, value):
+    n_cands = 0
+    n_decided = 0
+    for c in range(81):
+        if value[c]:
+            n_decided += 1
+        else:
+            n_cands += POP9[cand[c]]
+    return n_cands, n_decided
+
+
+@njit(cache=True, nogil=True)
+def brt_kernel(puzzle):
+    """BRT on ``puzzle`` (uint8[81], 0 = empty).
+
+    Returns (solved, n_candidates_left, n_decided_cells): the candidates
+    left in undecided cells (Berthier's "nb-cands-after-BRT") and the decided
+    cells ("nb-clues-after-BRT").  A contradiction gives (False, -1, -1).
+    """
+    cand = np.empty(81, dtype=np.int32)
+    value = np.empty(81, dtype=np.int32)
+    queue = np.empty(81, dtype=np.int32)
+    if not _init_state(puzzle, cand, value, queue):
+        return False, -1, -1
+    n_cands, n_decided = _count_left(cand, value)
+    return n_decided == 81, n_cands, n_decided
+
+
+@njit(cache=True, nogil=True)
+def brt_batch_kernel(puzzles, solved, n_cands, n_decided):
+    for i in range(puzzles.shape[0]):
+        s, a, b = brt_kernel(puzzles[i])
+        solved[i] = s
+        n_cands[i] = a
+        n_decided[i] = b
+
+
+# ------------------------------------------------------------------ whips
+@njit(cache=True, nogil=True)
+def _load_whip_state(cand, is_cand, comp):
+    """Per-candidate flags and per-variable masks of the current state."""
+    for x in range(729):
+        is_cand[x] = 0
+    for v in range(324):
+        comp[v] = 0
+    for c in range(81):
+        m = cand[c]
+        while m:
+            d = LOW9[m]
+            m &= m - 1
+            x = c * 9 + d
+            is_cand[x] = 1
+            for j in range(4):
+                comp[CAND_VARS[x, j]] |= 1 << CAND_SLOTS[x, j]
+
+
+@njit(cache=True, nogil=True)
+def _push_context(x, is_cand, comp, ctx, erased, undo, sp):
+    """Add x to the context (Z or an Rk): its variables are satisfied and its
+    linked candidates become incompatible (z- or t-candidates)."""
+    for j in range(4):
+        ctx[CAND_VARS[x, j]] += 1
+    for i in range(28):
+        y = LINKS[x, i]
+        if is_cand[y] and not erased[y]:
+            erased[y] = 1
+            undo[sp] = y
+            sp += 1
+            for j in range(4):
+                comp[CAND_VARS[y, j]] &= ~(1 << CAND_SLOTS[y, j])
+    return sp
+
+
+@njit(cache=True, nogil=True)
+def _pop_context(x, comp, ctx, erased, undo, sp, sp_to):
+    for j in range(4):
+        ctx[CAND_VARS[x, j]] -= 1
+    while sp > sp_to:
+        sp -= 1
+        y = undo[sp]
+        erased[y] = 0
+        for j in range(4):
+            comp[CAND_VARS[y, j]] |= 1 << CAND_SLOTS[y, j]
+    return sp
+
+
+@njit(cache=True, nogil=True)
+def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path, link_i, var_j, sp_at):
+    """True when a whip of length <= maxlen eliminates candidate z.
+
+    Depth-first over partial whips; ``path[k]`` is the right-linking
+    candidate R(k) (path[0] = Z) whose links give the next L(k+1).  Returns
+    (found, stamp) with the visited-variable stamp counter advanced.
+    """
+    sp_at[0] = 0
+    sp = _push_context(z, is_cand, comp, ctx, erased, undo, 0)
+    path[0] = z
+    depth = 1
+    link_i[1] = 0
+    var_j[1] = 0
+    stamp += 1
+    node = stamp
+    nodes = np.empty(maxlen + 2, dtype=np.int64)
+    nodes[1] = node
+    found = False
+    while depth >= 1:
+        last = path[depth - 1]
+        i = link_i[depth]
+        if i >= 28:
+            # exhausted: undo R(depth-1) and go back
+            if depth == 1:
+                break
+            sp = _pop_context(last, comp, ctx, erased, undo, sp, sp_at[depth - 1])
+            depth -= 1
+            continue
+        y = LINKS[last, i]
+        j = var_j[depth]
+        if j >= 4 or not is_cand[y]:
+            link_i[depth] = i + 1
+            var_j[depth] = 0
+            continue
+        var_j[depth] = j + 1
+        v = CAND_VARS[y, j]
+        if ctx[v] or visited[v] == nodes[depth]:
+            continue
+        visited[v] = nodes[depth]
+        m = comp[v]
+        if m == 0:
+            found = True
+            break
+        if POP9[m] == 1 and depth < maxlen:
+            r = VAR_CANDS[v, LOW9[m]]
+            sp_at[depth] = sp
+            sp = _push_context(r, is_cand, comp, ctx, erased, undo, sp)
+            path[depth] = r
+            depth += 1
+            link_i[depth] = 0
+            var_j[depth] = 0
+            stamp += 1
+            nodes[depth] = stamp
+    # unwind whatever is still pushed (R(depth-1) .. R1, then Z)
+    while depth > 1:
+        sp = _pop_context(path[depth - 1], comp, ctx, erased, undo, sp, sp_at[depth - 1])
+        depth -= 1
+    _pop_context(z, comp, ctx, erased, undo, sp, 0)
+    return found, stamp
+
+
+@njit(cache=True, nogil=True)
+def w_rating_kernel(puzzle, cap):
+    """The W-rating of ``puzzle`` (uint8[81]) with whips of length <= cap.
+
+    Returns (rating, n_candidates_after_brt): rating 0 = BRT solves it,
+    cap + 1 = not solved within the cap, -1 = BRT met a contradiction (no
+    solution).  The caller checks uniqueness (see ``rate_batch_kernel``).
+    """
+    if cap > MAX_CAP:
+        cap = MAX_CAP
+    cand = np.empty(81, dtype=np.int32)
+    value = np.empty(81, dtype=np.int32)
+    queue = np.empty(81, dtype=np.int32)
+    if not _init_state(puzzle, cand, value, queue):
+        return -1, -1
+    n_after_brt, n_decided = _count_left(cand, value)
+    if n_decided == 81:
+        return 0, 0
+    is_cand = np.zeros(729, dtype=np.uint8)
+    erased = np.zeros(729, dtype=np.uint8)
+    comp = np.zeros(324, dtype=np.int32)
+    ctx = np.zeros(324, dtype=np.int32)
+    visited = np.zeros(324, dtype=np.int64)
+    undo = np.empty(729, dtype=np.int32)
+    path = np.empty(MAX_CAP + 2, dtype=np.int32)
+    link_i = np.empty(MAX_CAP + 2, dtype=np.int32)
+    var_j = np.empty(MAX_CAP + 2, dtype=np.int32)
+    sp_at = np.empty(MAX_CAP + 2, dtype=np.int32)
+    targets = np.empty(729, dtype=np.int32)
+    stamp = 0
+    rating = 0
+    level = 1
+    while True:
+        if level > cap:
+            return cap + 1, n_after_brt
+        _load_whip_state(cand, is_cand, comp)
+        nt = 0
+        for c in range(81):
+            if value[c] == 0:
+                m = cand[c]
+                while m:
+                    targets[nt] = c * 9 + LOW9[m]
+                    nt += 1
+                    m &= m - 1
+        eliminated = False
+        for t in range(nt):
+            z = targets[t]
+            c = z // 9
+            bit = 1 << (z % 9)
+            if value[c] or not (cand[c] & bit):
+                continue  # decided or eliminated since the sweep began
+            found, stamp = _has_whip(z, level, is_cand, comp, ctx, erased, undo, visited, stamp,
+                                     path, link_i, var_j, sp_at)
+            if not found:
+                continue
+            eliminated = True
+            if level > rating:
+                rating = level
+            m = cand[c] & ~bit
+            cand[c] = m
+            qn = 0
+            if m == 0:
+                return -1, n_after_brt
+            if POP9[m] == 1:
+                qn = _decide(c, _digit_of(m), cand, value, queue, 0)
+            if not _brt_fixpoint(cand, value, queue, qn):
+                return -1, n_after_brt
+            n_left, n_decided = _count_left(cand, value)
+            if n_decided == 81:
+                return rating, n_after_brt
+            _load_whip_state(cand, is_cand, comp)
+        level = 1 if eliminated else level + 1
