@@ -1,0 +1,717 @@
+"""Monte Carlo estimators: the number of Sudoku grids (any box shape) and the
+number of c-clue minimal puzzles per grid (seed 000, seed 002 §3.1.5, seed 003).
+
+Every estimator is a numba kernel that runs a batch of samples and returns
+sufficient statistics (counts and power sums), wrapped in a BatchJob whose
+results merge by addition.
+
+Grids (DESIGN.md "Estimation"): a sequential sampler fills cells one at a time
+and multiplies the sizes of the candidate sets it draws from; the product is
+1/q(grid) times 1{complete}, so its mean is the number of grids.
+
+* ``crude``  -- uniform permutation-row grids, value |Omega| when the grid is a
+  Sudoku (seed 003 eq. 1); hopeless beyond 4x4, shown to say why.
+* ``ridder`` -- seed 003: row by row, left to right, uniform over the digits
+  not yet in the row, column or box; weight = product of candidate-set sizes.
+* ``fc``     -- ours: forward checking with naked and hidden singles, the cell
+  with the fewest candidates next, and, once few cells are open, the exact
+  number of completions by a counting search instead of further sampling
+  (Knuth's estimator with exact subtree sizes at the leaves).  Removing only
+  choices that have no completion keeps it unbiased.
+
+Weights are stored divided by a fixed per-shape scale (a power of two near
+the count) so that sums of squares fit a float64 even for 16x16.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.rng import rand_below, seed_state
+from sudokustudio.core.stats import Z95
+from sudokustudio.sudoku.minimal import (
+    _add_ua, _clear_bit, _is_unique, _new_ua_cache, _popcount, _propagate_g, _set_bit, geometry,
+    minimals_containing_g, minimals_in_subset_g,
+)
+
+# exact numbers of grids (REFERENCES.md); 16x16 is an estimate
+GRID_COUNTS: dict[str, float] = {
+    "2x2": 288,
+    "2x3": 28_200_960,
+    "2x4": 29_136_487_207_403_520,
+    "3x3": 6_670_903_752_021_072_936_960,
+    "3x4": 81_171_437_193_104_932_746_936_103_027_318_645_818_654_720_000,
+    "4x4": 5.9584e98,
+}
+GRID_COUNT_EXACT = {"2x2": True, "2x3": True, "2x4": True, "3x3": True, "3x4": True, "4x4": False}
+BOX_SHAPES = list(GRID_COUNTS)
+GRID_METHODS = ["crude", "ridder", "fc"]
+GRID_METHOD_LABELS = {
+    "crude": "crude Monte Carlo (permutation rows)",
+    "ridder": "Ridder importance sampling (seed 003)",
+    "fc": "forward checking + exact tail (ours)",
+}
+# open cells left when the fc sampler switches to exact counting
+FC_TAIL = {"2x2": 0, "2x3": 12, "2x4": 20, "3x3": 30, "3x4": 36, "4x4": 40}
+
+
+def parse_box(text: str) -> tuple[int, int]:
+    """'3x3' -> (3, 3); a clear error for anything else."""
+    t = str(text).lower().replace("×", "x").strip()
+    if t not in GRID_COUNTS:
+        raise ValueError(f"box shape {text!r}: choose one of {', '.join(BOX_SHAPES)}")
+    r, c = t.split("x")
+    return int(r), int(c)
+
+
+def weight_scale(box: str) -> float:
+    """The fixed power of two weights are divided by for this box shape."""
+    return 2.0 ** round(math.log2(float(GRID_COUNTS[box])))
+
+
+def omega_size(box: str) -> float:
+    """|Omega| = (n!)^n, the permutation-row grids of seed 003."""
+    r, c = parse_box(box)
+    n = r * c
+    return float(math.factorial(n)) ** n
+
+
+# ================================================================ kernels
+@njit(cache=True, nogil=True)
+def crude_batch_kernel(rng, r, c, n_samples):
+    """Uniform permutation-row grids; returns how many were Sudoku grids."""
+    n = r * c
+    perm = np.empty(n, dtype=np.int64)
+    colm = np.zeros(n, dtype=np.int64)
+    boxm = np.zeros(n, dtype=np.int64)
+    hits = 0
+    for _ in range(n_samples):
+        colm[:] = 0
+        boxm[:] = 0
+        ok = True
+        for i in range(n):
+            for k in range(n):
+                perm[k] = k
+            # Fisher-Yates, checking each placed digit at once (same law as a full shuffle)
+            for j in range(n):
+                t = j + rand_below(rng, n - j)
+                d = perm[t]
+                perm[t] = perm[j]
+                perm[j] = d
+                bit = np.int64(1) << d
+                b = (i // r) * r + j // c
+                if (colm[j] & bit) or (boxm[b] & bit):
+                    ok = False
+                    break
+                colm[j] |= bit
+                boxm[b] |= bit
+            if not ok:
+                break
+        if ok:
+            hits += 1
+    return hits
+
+
+@njit(cache=True, nogil=True)
+def ridder_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
+    """Seed 003's importance sampler.  ``stats`` += (nonzero, sum w', sum w'^2), w' = w * inv_scale."""
+    n = r * c
+    full = (np.int64(1) << n) - 1
+    colm = np.zeros(n, dtype=np.int64)
+    boxm = np.zeros(n, dtype=np.int64)
+    for _ in range(n_samples):
+        colm[:] = 0
+        boxm[:] = 0
+        w = inv_scale
+        ok = True
+        for i in range(n):
+            rowm = np.int64(0)
+            for j in range(n):
+                b = (i // r) * r + j // c
+                avail = full & ~(rowm | colm[j] | boxm[b])
+                if avail == 0:
+                    ok = False
+                    break
+                k = _popcount(avail)
+                w *= k
+                t = rand_below(rng, k)
+                for _s in range(t):
+                    avail &= avail - 1
+                bit = avail & (-avail)
+                rowm |= bit
+                colm[j] |= bit
+                boxm[b] |= bit
+            if not ok:
+                break
+        if ok:
+            stats[0] += 1.0
+            stats[1] += w
+            stats[2] += w * w
+
+
+@njit(cache=True, nogil=True)
+def _tail_count(cand0, done0, peers, units, full, cs, ds, branch, remaining, target, out):
+    """Completions of the candidate state (cand0, done0) by exhaustive search.
+
+    With ``target >= 0`` the search stops at completion number ``target``
+    (0-based) and writes it (digits 1..n) to ``out``.  Returns the count.
+    """
+    N = cand0.shape[0]
+    cs[0, :] = cand0
+    ds[0, :] = done0
+    count = 0
+    depth = 0
+    while True:
+        best = -1
+        best_n = 99
+        for x in range(N):
+            v = cs[depth, x]
+            if v & (v - 1):
+                k = _popcount(v)
+                if k < best_n:
+                    best_n = k
+                    best = x
+                    if k == 2:
+                        break
+        if best < 0:
+            if count == target:
+                for x in range(N):
+                    v = cs[depth, x]
+                    d = 1
+                    while v > 1:
+                        v >>= 1
+                        d += 1
+                    out[x] = d
+                return count + 1
+            count += 1
+            remaining[depth] = 0
+        else:
+            branch[depth] = best
+            remaining[depth] = cs[depth, best]
+        while True:
+            while remaining[depth] == 0:
+                if depth == 0:
+                    return count
+                depth -= 1
+            rem = remaining[depth]
+            v = rem & (-rem)
+            remaining[depth] = rem & ~v
+            cs[depth + 1] = cs[depth]
+            ds[depth + 1] = ds[depth]
+            cs[depth + 1, branch[depth]] = v
+            if _propagate_g(cs[depth + 1], ds[depth + 1], peers, units, full):
+                depth += 1
+                break
+
+
+@njit(cache=True, nogil=True)
+def _fc_sample(rng, peers, units, tail, cand, done, cs, ds, branch, remaining, grid_out, want_grid):
+    """One forward-checking sample.  Returns its weight (0 on a dead end).
+
+    With ``want_grid`` the completion is drawn uniformly among the exact tail's
+    completions and the grid written to ``grid_out`` (weight = 1/q(grid)).
+    """
+    N = cand.shape[0]
+    n = units.shape[1]
+    full = (np.int64(1) << n) - 1
+    cand[:] = full
+    done[:] = 0
+    w = 1.0
+    while True:
+        if not _propagate_g(cand, done, peers, units, full):
+            return 0.0
+        best = -1
+        best_n = 99
+        open_cells = 0
+        for x in range(N):
+            v = cand[x]
+            if v & (v - 1):
+                open_cells += 1
+                k = _popcount(v)
+                if k < best_n:
+                    best_n = k
+                    best = x
+        if best < 0:
+            if want_grid:
+                for x in range(N):
+                    v = cand[x]
+                    d = 1
+                    while v > 1:
+                        v >>= 1
+                        d += 1
+                    grid_out[x] = d
+            return w
+        if open_cells <= tail:
+            total = _tail_count(cand, done, peers, units, full, cs, ds, branch, remaining, -1, grid_out)
+            if total == 0:
+                return 0.0
+            if want_grid:
+                pick = rand_below(rng, total)
+                _tail_count(cand, done, peers, units, full, cs, ds, branch, remaining, pick, grid_out)
+            return w * total
+        v = cand[best]
+        w *= best_n
+        t = rand_below(rng, best_n)
+        for _s in range(t):
+            v &= v - 1
+        cand[best] = v & (-v)
+
+
+@njit(cache=True, nogil=True)
+def fc_batch_kernel(rng, peers, units, tail, n_samples, inv_scale, stats):
+    """The forward-checking sampler; ``stats`` += (nonzero, sum w', sum w'^2)."""
+    N = peers.shape[0]
+    cand = np.empty(N, dtype=np.int64)
+    done = np.zeros(N, dtype=np.uint8)
+    cs = np.empty((N + 1, N), dtype=np.int64)
+    ds = np.zeros((N + 1, N), dtype=np.uint8)
+    branch = np.empty(N + 1, dtype=np.int64)
+    remaining = np.zeros(N + 1, dtype=np.int64)
+    grid = np.zeros(N, dtype=np.uint8)
+    for _ in range(n_samples):
+        w = _fc_sample(rng, peers, units, tail, cand, done, cs, ds, branch, remaining, grid, False)
+        if w > 0:
+            w *= inv_scale
+            stats[0] += 1.0
+            stats[1] += w
+            stats[2] += w * w
+
+
+_N9, _PEERS9, _UNITS9 = geometry(3, 3)
+_TAIL9 = FC_TAIL["3x3"]
+
+
+@njit(cache=True, nogil=True)
+def sequential_grid_g(rng, peers, units, tail, out):
+    """A complete grid (any box shape) with weight 1/q(grid); 0.0 on a dead end."""
+    N = peers.shape[0]
+    cand = np.empty(N, dtype=np.int64)
+    done = np.zeros(N, dtype=np.uint8)
+    cs = np.empty((N + 1, N), dtype=np.int64)
+    ds = np.zeros((N + 1, N), dtype=np.uint8)
+    branch = np.empty(N + 1, dtype=np.int64)
+    remaining = np.zeros(N + 1, dtype=np.int64)
+    return _fc_sample(rng, peers, units, tail, cand, done, cs, ds, branch, remaining, out, True)
+
+
+@njit(cache=True, nogil=True)
+def sequential_grid_kernel(rng, out):
+    """9x9: a complete grid in ``out`` with weight 1/q(grid), q its sampling probability.
+
+    E[weight] = number of grids and E[weight * f(grid)] = sum of f over all
+    grids, so weighted grids give unbiased per-grid averages (divide by the
+    number of grids).  A dead end returns 0.0 and leaves ``out`` incomplete.
+    """
+    return sequential_grid_g(rng, _PEERS9, _UNITS9, _TAIL9, out)
+
+
+# ---------------------------------------------------------- minimal kernels
+@njit(cache=True, nogil=True)
+def _random_subset(rng, N, k, perm, mask):
+    """``mask`` := a uniform random k-subset of 0..N-1 (partial Fisher-Yates on ``perm``)."""
+    for i in range(N):
+        perm[i] = i
+        mask[i] = 0
+    for i in range(k):
+        j = i + rand_below(rng, N - i)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+        mask[perm[i]] = 1
+
+
+@njit(cache=True, nogil=True)
+def _grid_for_sample(rng, peers, units, tail, weighted, grid):
+    """A grid and its weight relative to uniform: W = 1/q (weighted) or 1 (plain random, biased)."""
+    if weighted:
+        while True:
+            w = sequential_grid_g(rng, peers, units, tail, grid)
+            if w > 0:
+                return w
+            # a dead end is a sample of value 0: the caller counts it
+            return 0.0
+    # plain randomized solver (biased): random fc path without weights, restart on dead end
+    while True:
+        w = sequential_grid_g(rng, peers, units, tail, grid)
+        if w > 0:
+            return 1.0
+
+
+@njit(cache=True, nogil=True)
+def minimals_batch_kernel(rng, peers, units, tail, method, s, c_lo, c_hi, per_grid, n_grids_samples,
+                          weighted, inv_count, s1, s2, found, calls):
+    """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
+
+    method 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets (s, clues <= c_hi),
+    3 path.  Each grid gets ``per_grid`` probes whose counts are averaged; the
+    grid's weight (W / number of grids, or 1 for the biased source) multiplies
+    them.  ``found[c]`` counts minimals seen; the caller multiplies s1 by the
+    method's factor_c (and s2 by its square).
+    """
+    N = peers.shape[0]
+    grid = np.zeros(N, dtype=np.uint8)
+    perm = np.empty(N, dtype=np.int64)
+    mask = np.zeros(N, dtype=np.uint8)
+    work = np.zeros(N, dtype=np.uint8)
+    tmask = np.zeros(4, dtype=np.uint64)
+    other = np.zeros(N, dtype=np.uint8)
+    cnt = np.zeros(N + 1, dtype=np.int64)
+    out = np.zeros((0, N), dtype=np.uint8)
+    for _ in range(n_grids_samples):
+        w = _grid_for_sample(rng, peers, units, tail, weighted, grid)
+        if w == 0.0:
+            continue
+        w *= inv_count if weighted else 1.0
+        uas, ua_state = _new_ua_cache()
+        cnt[:] = 0
+        for _p in range(per_grid):
+            if method == 0:
+                for c in range(c_lo, c_hi + 1):
+                    _random_subset(rng, N, c, perm, mask)
+                    for x in range(N):
+                        work[x] = grid[x] if mask[x] else 0
+                    tmask[:] = 0
+                    for x in range(N):
+                        if mask[x]:
+                            _set_bit(tmask, x)
+                    if not _is_unique(work, tmask, grid, peers, units, uas, ua_state, other, calls):
+                        continue
+                    minimal = True
+                    for x in range(N):
+                        if mask[x]:
+                            work[x] = 0
+                            _clear_bit(tmask, x)
+                            u = _is_unique(work, tmask, grid, peers, units, uas, ua_state, other, calls)
+                            work[x] = grid[x]
+                            _set_bit(tmask, x)
+                            if u:
+                                minimal = False
+                                break
+                    if minimal:
+                        cnt[c] += 1
+            elif method == 1:
+                _random_subset(rng, N, s, perm, mask)
+                minimals_in_subset_g(grid, mask, out, cnt, peers, units, uas, ua_state, calls)
+            elif method == 2:
+                _random_subset(rng, N, s, perm, mask)
+                minimals_containing_g(grid, mask, c_hi, out, cnt, peers, units, uas, ua_state, calls)
+            else:
+                # path: delete cells in the order perm; find the last unique set by bisection
+                _random_subset(rng, N, N, perm, mask)
+                lo = 0       # after lo deletions: unique
+                hi = N       # after hi deletions: not unique (the empty set)
+                while hi - lo > 1:
+                    mid = (lo + hi) // 2
+                    tmask[:] = 0
+                    for i in range(N):
+                        x = perm[i]
+                        if i >= mid:
+                            work[x] = grid[x]
+                            _set_bit(tmask, x)
+                        else:
+                            work[x] = 0
+                    if _is_unique(work, tmask, grid, peers, units, uas, ua_state, other, calls):
+                        lo = mid
+                    else:
+                        hi = mid
+                tmask[:] = 0
+                for i in range(N):
+                    x = perm[i]
+                    if i >= lo:
+                        work[x] = grid[x]
+                        _set_bit(tmask, x)
+                    else:
+                        work[x] = 0
+                minimal = True
+                for i in range(lo + 1, N):  # deleting perm[lo] is known to break uniqueness
+                    x = perm[i]
+                    work[x] = 0
+                    _clear_bit(tmask, x)
+                    u = _is_unique(work, tmask, grid, peers, units, uas, ua_state, other, calls)
+                    work[x] = grid[x]
+                    _set_bit(tmask, x)
+                    if u:
+                        minimal = False
+                        break
+                if minimal:
+                    cnt[N - lo] += 1
+        for c in range(N + 1):
+            if cnt[c]:
+                found[c] += cnt[c]
+                v = w * cnt[c] / per_grid
+                s1[c] += v
+                s2[c] += v * v
+
+
+# ================================================================ jobs
+@dataclass
+class GridStats:
+    """Sufficient statistics of a grid-count run (weights divided by ``scale``)."""
+
+    n: int = 0
+    nonzero: int = 0
+    s1: float = 0.0
+    s2: float = 0.0
+    cpu: float = 0.0
+
+    def __add__(self, o: "GridStats") -> "GridStats":
+        return GridStats(self.n + o.n, self.nonzero + o.nonzero, self.s1 + o.s1, self.s2 + o.s2,
+                         self.cpu + o.cpu)
+
+
+def grid_summary(box: str, stats: GridStats, seconds: float | None = None) -> dict:
+    """estimate, sd, rel_err, 95% CI, RAT and EFF (seed 003) of a grid-count run."""
+    scale = weight_scale(box)
+    n = stats.n
+    out = {"samples": n, "hits": stats.nonzero, "cpu_seconds": stats.cpu}
+    if n == 0:
+        return {**out, "estimate": float("nan"), "rel_err": float("nan"), "se": float("nan"),
+                "ci95": [float("nan"), float("nan")], "rat": float("nan"), "eff": float("nan")}
+    mean_s = stats.s1 / n
+    var_s = max(stats.s2 / n - mean_s * mean_s, 0.0) * n / max(n - 1, 1)
+    est = mean_s * scale
+    sd = math.sqrt(var_s) * scale
+    se = sd / math.sqrt(n)
+    rel = se / est if est > 0 else float("inf")
+    # RAT and EFF for gamma = Y / |Omega| (seed 003, eq. 5 and EFF)
+    log_omega = math.log(omega_size(box))
+    log_scale = math.log(scale)
+    if stats.s1 > 0:
+        log_e1 = math.log(mean_s) + log_scale - log_omega
+        log_e2 = math.log(stats.s2 / n) + 2 * (log_scale - log_omega)
+        rat = log_e2 / log_e1
+        var_gamma_n = (var_s / n) * math.exp(2 * (log_scale - log_omega))
+        cpu = seconds if seconds else stats.cpu
+        eff = 1.0 / (var_gamma_n * cpu) if var_gamma_n > 0 and cpu > 0 else float("inf")
+    else:
+        rat = eff = float("nan")
+    return {**out, "estimate": est, "se": se, "sd": sd, "rel_err": rel,
+            "ci95": [est - Z95 * se, est + Z95 * se], "rat": rat, "eff": eff}
+
+
+class GridCountJob(BatchJob):
+    """Estimate the number of grids of one box shape with one method."""
+
+    kind = "estimate.grids"
+
+    def __init__(self, box: str = "3x3", method: str = "fc", samples_per_batch: int | None = None):
+        parse_box(box)
+        if method not in GRID_METHODS:
+            raise ValueError(f"method {method!r}: choose one of {', '.join(GRID_METHODS)}")
+        if samples_per_batch is None:
+            samples_per_batch = default_grid_batch(box, method)
+        if samples_per_batch < 1:
+            raise ValueError("samples per batch must be at least 1")
+        super().__init__(box=box, method=method, samples_per_batch=int(samples_per_batch))
+        self.box, self.method, self.samples_per_batch = box, method, int(samples_per_batch)
+
+    def run_batch(self, batch_index: int, seed: int) -> GridStats:
+        r, c = parse_box(self.box)
+        rng = seed_state(np.uint64(seed))
+        k = self.samples_per_batch
+        t0 = time.perf_counter()
+        if self.method == "crude":
+            hits = int(crude_batch_kernel(rng, r, c, k))
+            w = omega_size(self.box) / weight_scale(self.box)
+            res = GridStats(k, hits, hits * w, hits * w * w)
+        else:
+            st = np.zeros(3)
+            inv = 1.0 / weight_scale(self.box)
+            if self.method == "ridder":
+                ridder_batch_kernel(rng, r, c, k, inv, st)
+            else:
+                _, peers, units = geometry(r, c)
+                fc_batch_kernel(rng, peers, units, FC_TAIL[self.box], k, inv, st)
+            res = GridStats(k, int(st[0]), float(st[1]), float(st[2]))
+        res.cpu = time.perf_counter() - t0
+        return res
+
+    def merge(self, a: GridStats, b: GridStats) -> GridStats:
+        return a + b
+
+    def empty(self) -> GridStats:
+        return GridStats()
+
+    def warm_up(self) -> None:
+        GridCountJob(self.box, self.method, 2).run_batch(0, 1)
+
+    def describe(self, total: GridStats) -> dict:
+        d = grid_summary(self.box, total)
+        d.update(box=self.box, method=self.method, exact=float(GRID_COUNTS[self.box]),
+                 exact_is_exact=GRID_COUNT_EXACT[self.box])
+        return d
+
+
+def default_grid_batch(box: str, method: str) -> int:
+    """Samples per batch aiming at ~0.1-0.3 s of work."""
+    n = parse_box(box)[0] * parse_box(box)[1]
+    if method == "crude":
+        return max(1000, 400_000 // n)
+    if method == "ridder":
+        return max(1000, 2_000_000 // (n * n))
+    return {4: 50_000, 6: 20_000, 8: 4000, 9: 4000, 12: 500, 16: 100}.get(n, 1000)
+
+
+# ---------------------------------------------------------------- minimals
+MINIMAL_METHODS = ["singletons", "subsets", "supersets", "path"]
+_METHOD_CODE = {m: i for i, m in enumerate(MINIMAL_METHODS)}
+
+# REFERENCES.md: minimal c-clue puzzles per 9x9 grid (value, relative error)
+PUBLISHED_MINIMALS = {
+    "afmob": {19: (2.132e3, 0.139), 20: (3.204e6, 0.013), 21: (1.285e9, 0.0028), 22: (1.616e11, 0.0011),
+              23: (6.908e12, 0.0006), 24: (1.064e14, 0.0005), 25: (6.250e14, 0.0005),
+              26: (1.485e15, 0.0009), 27: (1.529e15, 0.0034), 28: (7.325e14, 0.030)},
+    "berthier": {20: (6.152e6, 0.707), 21: (1.4654e9, 0.0781), 22: (1.6208e11, 0.0123),
+                 23: (6.8827e12, 0.0030), 24: (1.0637e14, 0.0012), 25: (6.2495e14, 0.00074),
+                 26: (1.4855e15, 0.00071), 27: (1.5228e15, 0.0010), 28: (7.2063e14, 0.0020),
+                 29: (1.6751e14, 0.0056), 30: (1.9277e13, 0.022), 31: (1.1240e12, 0.116)},
+}
+
+
+@dataclass
+class MinimalStats:
+    """Per-c power sums of the per-grid estimator (before the method's factor)."""
+
+    n: int = 0                      # grids sampled (incl. dead ends, value 0)
+    s1: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    s2: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    found: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    solver_calls: int = 0
+    cpu: float = 0.0
+
+    def __add__(self, o: "MinimalStats") -> "MinimalStats":
+        if self.s1.size == 0:
+            return MinimalStats(self.n + o.n, o.s1.copy(), o.s2.copy(), o.found.copy(),
+                                self.solver_calls + o.solver_calls, self.cpu + o.cpu)
+        if o.s1.size == 0:
+            return MinimalStats(self.n + o.n, self.s1.copy(), self.s2.copy(), self.found.copy(),
+                                self.solver_calls + o.solver_calls, self.cpu + o.cpu)
+        return MinimalStats(self.n + o.n, self.s1 + o.s1, self.s2 + o.s2, self.found + o.found,
+                            self.solver_calls + o.solver_calls, self.cpu + o.cpu)
+
+
+def method_factor(method: str, N: int, c: int, s: int) -> float:
+    """Pr(a given c-clue minimal is seen by one probe)^-1 (seed 000)."""
+    if method in ("singletons", "path"):
+        return float(math.comb(N, c))
+    if method == "subsets":
+        return math.comb(N, s) / math.comb(N - c, s - c) if s >= c else 0.0
+    if method == "supersets":
+        return math.comb(N, s) / math.comb(c, s) if c >= s else 0.0
+    raise ValueError(method)
+
+
+class MinimalsJob(BatchJob):
+    """Estimate the number of c-clue minimal puzzles per grid, all c at once."""
+
+    kind = "estimate.minimals"
+
+    def __init__(self, method: str = "subsets", box: str = "3x3", s: int | None = None,
+                 c_lo: int | None = None, c_hi: int | None = None, grid_source: str = "weighted",
+                 per_grid: int | None = None, grids_per_batch: int | None = None):
+        if method not in MINIMAL_METHODS:
+            raise ValueError(f"method {method!r}: choose one of {', '.join(MINIMAL_METHODS)}")
+        r, c = parse_box(box)
+        if r * c > 9:
+            raise ValueError("minimal puzzles: box shapes up to 3x3")
+        N = (r * c) ** 2
+        if grid_source not in ("weighted", "random"):
+            raise ValueError("grid source: 'weighted' (unbiased) or 'random' (biased)")
+        if s is None:
+            s = {"subsets": 30, "supersets": 24}.get(method, 0) if N == 81 else N // 2
+        if method in ("subsets", "supersets") and not 1 <= s <= N:
+            raise ValueError(f"--s {s}: must be between 1 and {N}")
+        if method == "singletons":
+            c_lo = 25 if c_lo is None else c_lo
+            c_hi = c_lo if c_hi is None else c_hi
+        elif method == "supersets":
+            c_lo = s if c_lo is None else c_lo
+            c_hi = min(N, s + 4) if c_hi is None else c_hi
+            if c_hi < s:
+                raise ValueError(f"supersets: clue limit {c_hi} is below s = {s}")
+        else:
+            c_lo = 0 if c_lo is None else c_lo
+            c_hi = N if c_hi is None else c_hi
+        if not 0 <= c_lo <= c_hi <= N:
+            raise ValueError(f"clue range {c_lo}..{c_hi}: must lie in 0..{N}")
+        if per_grid is None:
+            per_grid = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
+        if grids_per_batch is None:
+            grids_per_batch = {"subsets": 8, "supersets": 4, "path": 8, "singletons": 8}[method]
+            if N < 81:
+                grids_per_batch *= 50
+        super().__init__(method=method, box=box, s=int(s), c_lo=int(c_lo), c_hi=int(c_hi),
+                         grid_source=grid_source, per_grid=int(per_grid),
+                         grids_per_batch=int(grids_per_batch))
+        self.method, self.box, self.s, self.c_lo, self.c_hi = method, box, int(s), int(c_lo), int(c_hi)
+        self.grid_source, self.per_grid, self.grids_per_batch = grid_source, int(per_grid), int(grids_per_batch)
+        self.N = N
+
+    @property
+    def biased(self) -> bool:
+        return self.grid_source != "weighted"
+
+    def run_batch(self, batch_index: int, seed: int) -> MinimalStats:
+        r, c = parse_box(self.box)
+        _, peers, units = geometry(r, c)
+        rng = seed_state(np.uint64(seed))
+        N = self.N
+        s1 = np.zeros(N + 1)
+        s2 = np.zeros(N + 1)
+        found = np.zeros(N + 1, dtype=np.int64)
+        calls = np.zeros(1, dtype=np.int64)
+        t0 = time.perf_counter()
+        minimals_batch_kernel(rng, peers, units, FC_TAIL[self.box], _METHOD_CODE[self.method], self.s,
+                              self.c_lo, self.c_hi, self.per_grid, self.grids_per_batch,
+                              not self.biased, 1.0 / float(GRID_COUNTS[self.box]), s1, s2, found, calls)
+        return MinimalStats(self.grids_per_batch, s1, s2, found, int(calls[0]), time.perf_counter() - t0)
+
+    def merge(self, a: MinimalStats, b: MinimalStats) -> MinimalStats:
+        return a + b
+
+    def empty(self) -> MinimalStats:
+        return MinimalStats()
+
+    def warm_up(self) -> None:
+        MinimalsJob(self.method, "2x2", grids_per_batch=1, per_grid=1).run_batch(0, 1)
+
+    def per_c(self, total: MinimalStats) -> dict[int, dict]:
+        """{c: found, estimate (per grid), se, rel_err} for every c with a minimal found."""
+        out = {}
+        if total.n == 0 or total.s1.size == 0:
+            return out
+        n = total.n
+        for c in range(total.s1.size):
+            if total.found[c] == 0 or not (self.c_lo <= c <= self.c_hi):
+                continue
+            f = method_factor(self.method, self.N, c, self.s)
+            mean = total.s1[c] / n
+            var = max(total.s2[c] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+            est = f * mean
+            se = f * math.sqrt(var / n)
+            out[c] = {"found": int(total.found[c]), "estimate": est, "se": se,
+                      "rel_err": se / est if est > 0 else float("nan")}
+        return out
+
+    def describe(self, total: MinimalStats) -> dict:
+        return {"method": self.method, "box": self.box, "s": self.s, "c_lo": self.c_lo, "c_hi": self.c_hi,
+                "grid_source": self.grid_source, "biased": self.biased, "samples": total.n,
+                "probes": total.n * self.per_grid, "solver_calls": total.solver_calls,
+                "cpu_seconds": total.cpu,
+                "per_c": {str(c): v for c, v in self.per_c(total).items()}}
+
+
+def warm_up() -> None:
+    """Compile the estimator kernels (sudokustudio.warmup)."""
+    for m in GRID_METHODS:
+        GridCountJob("2x2", m, 4).run_batch(0, 1)
+    GridCountJob("3x3", "fc", 2).run_batch(0, 1)
+    for m in MINIMAL_METHODS:
+        MinimalsJob(m, "2x2", grids_per_batch=1, per_grid=1).run_batch(0, 1)
+    g = np.zeros(81, dtype=np.uint8)
+    sequential_grid_kernel(seed_state(np.uint64(1)), g)
