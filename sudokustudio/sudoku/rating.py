@@ -259,12 +259,16 @@ def _pop_context(x, comp, ctx, erased, undo, sp, sp_to):
 
 
 @njit(cache=True, nogil=True)
-def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path, link_i, var_j, sp_at):
+def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path, link_i, var_j, sp_at,
+              llc_mark):
     """True when a whip of length <= maxlen eliminates candidate z.
 
     Depth-first over partial whips; ``path[k]`` is the right-linking
     candidate R(k) (path[0] = Z) whose links give the next L(k+1).  Returns
-    (found, stamp) with the visited-variable stamp counter advanced.
+    (length, stamp): the length of the whip found (0: none) and the
+    visited-variable stamp counter advanced.  After a find, the whip is
+    L(k) = LINKS[path[k-1], link_i[k]], V(k) = CAND_VARS[L(k), var_j[k]-1],
+    R(k) = path[k] (k < length).
     """
     sp_at[0] = 0
     sp = _push_context(z, is_cand, comp, ctx, erased, undo, 0)
@@ -276,7 +280,7 @@ def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path,
     node = stamp
     nodes = np.empty(maxlen + 2, dtype=np.int64)
     nodes[1] = node
-    found = False
+    found = 0
     while depth >= 1:
         last = path[depth - 1]
         i = link_i[depth]
@@ -286,10 +290,11 @@ def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path,
                 break
             sp = _pop_context(last, comp, ctx, erased, undo, sp, sp_at[depth - 1])
             depth -= 1
+            llc_mark[LINKS[path[depth - 1], link_i[depth]]] = 0
             continue
         y = LINKS[last, i]
         j = var_j[depth]
-        if j >= 4 or not is_cand[y]:
+        if j >= 4 or not is_cand[y] or llc_mark[y]:
             link_i[depth] = i + 1
             var_j[depth] = 0
             continue
@@ -300,11 +305,12 @@ def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path,
         visited[v] = nodes[depth]
         m = comp[v]
         if m == 0:
-            found = True
+            found = depth
             break
         if POP9[m] == 1 and depth < maxlen:
             r = VAR_CANDS[v, LOW9[m]]
             sp_at[depth] = sp
+            llc_mark[y] = 1
             sp = _push_context(r, is_cand, comp, ctx, erased, undo, sp)
             path[depth] = r
             depth += 1
@@ -316,6 +322,7 @@ def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path,
     while depth > 1:
         sp = _pop_context(path[depth - 1], comp, ctx, erased, undo, sp, sp_at[depth - 1])
         depth -= 1
+        llc_mark[LINKS[path[depth - 1], link_i[depth]]] = 0
     _pop_context(z, comp, ctx, erased, undo, sp, 0)
     return found, stamp
 
@@ -344,6 +351,7 @@ def w_rating_kernel(puzzle, cap):
     ctx = np.zeros(324, dtype=np.int32)
     visited = np.zeros(324, dtype=np.int64)
     undo = np.empty(729, dtype=np.int32)
+    llc_mark = np.zeros(729, dtype=np.uint8)
     path = np.empty(MAX_CAP + 2, dtype=np.int32)
     link_i = np.empty(MAX_CAP + 2, dtype=np.int32)
     var_j = np.empty(MAX_CAP + 2, dtype=np.int32)
@@ -372,7 +380,7 @@ def w_rating_kernel(puzzle, cap):
             if value[c] or not (cand[c] & bit):
                 continue  # decided or eliminated since the sweep began
             found, stamp = _has_whip(z, level, is_cand, comp, ctx, erased, undo, visited, stamp,
-                                     path, link_i, var_j, sp_at)
+                                     path, link_i, var_j, sp_at, llc_mark)
             if not found:
                 continue
             eliminated = True
