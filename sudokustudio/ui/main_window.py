@@ -65,6 +65,15 @@ class MainWindow(QMainWindow):
         m.addSeparator()
         m.addAction(quit_action)
         self.file_menu = m
+        s = self.menuBar().addMenu("&Settings")
+        self.cluster_action = QAction("&Cluster…", self, triggered=self.cluster_settings)
+        self.cluster_action.setToolTip("Run long jobs on a Dask cluster")
+        s.addAction(self.cluster_action)
+        t = self.menuBar().addMenu("&Tools")
+        self.rate_action = QAction("&Rate puzzles…", self, shortcut=QKeySequence("Ctrl+Shift+R"),
+                                   triggered=self.rate_puzzles)
+        self.rate_action.setToolTip("Berthier's W-rating (whips) of a puzzle file, with CSV export")
+        t.addAction(self.rate_action)
         h = self.menuBar().addMenu("&Help")
         h.addAction(QAction("&About Sudoku Studio", self, triggered=self.about))
         self.tabs.currentChanged.connect(self._update_actions)
@@ -98,6 +107,19 @@ class MainWindow(QMainWindow):
         tab = self._current()
         if hasattr(tab, "export_file"):
             tab.export_file()
+
+    def cluster_settings(self) -> None:
+        from sudokustudio.ui.settings_dialog import ClusterSettingsDialog
+
+        ClusterSettingsDialog(self.settings, self).exec()
+
+    def rate_puzzles(self) -> None:
+        from sudokustudio.ui.rate_dialog import RateDialog
+
+        if getattr(self, "rate_dialog", None) is None:
+            self.rate_dialog = RateDialog(self.settings, self)
+        self.rate_dialog.show()
+        self.rate_dialog.raise_()
 
     def about(self) -> None:
         QMessageBox.about(
@@ -138,6 +160,8 @@ class MainWindow(QMainWindow):
             tab = self.tabs.widget(i)
             if hasattr(tab, "shutdown"):
                 tab.shutdown()
+        if getattr(self, "rate_dialog", None) is not None:
+            self.rate_dialog.shutdown()
         self.settings.setValue("main/geometry", self.saveGeometry())
         self.settings.setValue("main/tab", self.tabs.currentIndex())
         self.settings.sync()
