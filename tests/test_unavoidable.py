@@ -1,0 +1,214 @@
+"""Unavoidable sets: harvest (unavoidable, minimal, complete for sizes 4 and 6),
+seed 004's example, disjoint groups, the UA pre-test, and the few-clue search."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from sudokustudio.sudoku import unavoidable as U
+from sudokustudio.sudoku.grid import format_puzzle, parse_puzzle
+from sudokustudio.sudoku.grids import random_grid
+from sudokustudio.sudoku.solver import count_solutions, solve
+
+SEED_004 = Path(__file__).resolve().parent.parent.parent / "shared" / "seeds" / "004_233fc9813b1bde6a.txt"
+BANDS_12 = "123456789457189263698732145285691374764523918931847526"
+
+
+@pytest.fixture(scope="module")
+def grid_and_uas():
+    g = random_grid(2024)
+    return g, U.harvest(g, 12)
+
+
+@pytest.fixture(scope="module")
+def seventeens(shared_data):
+    from sudokustudio.sudoku.grid import read_puzzles
+
+    coll = read_puzzles(shared_data / "puzzles2_17_clue")
+    return coll.puzzles[[0, 1234, 40000]]
+
+
+def _empty(grid, cells):
+    p = grid.copy()
+    p[cells] = 0
+    return p
+
+
+def test_harvested_uas_are_unavoidable_and_minimal(grid_and_uas):
+    """Checked with the public solver, independently of the harvest's own kernels."""
+    g, uas = grid_and_uas
+    assert len(uas) > 100
+    sizes = uas.sizes()
+    assert sizes.min() >= 4 and sizes.max() <= 12
+    assert list(sizes) == sorted(sizes)
+    assert len(set(uas.masks())) == len(uas)
+    for lo, hi in zip(uas.lo, uas.hi):
+        cells = U.mask_to_cells(lo, hi)
+        assert count_solutions(_empty(g, cells), 2) == 2          # unavoidable
+        for c in cells:                                            # minimal
+            assert count_solutions(_empty(g, cells[cells != c]), 2) == 1
+
+
+def test_no_ua_contains_another(grid_and_uas):
+    _, uas = grid_and_uas
+    lo, hi = uas.lo, uas.hi
+    for i in range(len(uas)):
+        inside = ((lo & lo[i]) == lo) & ((hi & hi[i]) == hi)
+        assert inside.sum() == 1  # only itself
+
+
+@pytest.mark.parametrize("seed", [2024, 7, 99])
+def test_sizes_4_and_6_equal_brute_force(seed, grid_and_uas):
+    g = grid_and_uas[0] if seed == 2024 else random_grid(seed)
+    uas = grid_and_uas[1] if seed == 2024 else U.harvest(g, 6, random_sets=0)
+    brute = U.brute_force_small_uas(g)
+    assert len(brute) > 0
+    small = {m for m, s in zip(uas.masks(), uas.sizes()) if s <= 6}
+    assert small == set(brute.masks())
+    # size 4 = unique rectangles: 2 rows x 2 columns in exactly 2 boxes
+    for m, s in zip(brute.masks(), brute.sizes()):
+        if s == 4:
+            cells = [i for i, ch in enumerate(m) if ch == "1"]
+            assert len({c // 9 for c in cells}) == 2 and len({c % 9 for c in cells}) == 2
+            assert len({(c // 27, c % 9 // 3) for c in cells}) == 2
+
+
+def test_seed_004_example_small_uas():
+    text = SEED_004.read_text(encoding="utf-8")
+    listing = text[text.index("The smallest UAs are"):text.index("Note : an easy way")]
+    listed = re.findall(r"^([.1]{54}) \d+ (\d+)$", listing, re.M)
+    assert len(listed) == 10
+    g = solve(parse_puzzle(BANDS_12 + "." * 27))
+    assert format_puzzle(g)[:54] == BANDS_12
+    have = set(U.harvest(g, 12).masks())
+    for mask, size in listed:
+        full = mask + "." * 27
+        assert full.count("1") == int(size)
+        assert full in have, mask
+
+
+def test_disjoint_groups_are_disjoint_and_exact_on_small_sets(grid_and_uas):
+    _, uas = grid_and_uas
+    idx, exact = U.disjoint_groups(uas)
+    cells = [set(U.mask_to_cells(uas.lo[i], uas.hi[i])) for i in idx]
+    assert sum(len(c) for c in cells) == len(set().union(*cells))
+    assert exact
+    # exact search equals brute force on the 18 smallest UAs
+    n = 18
+    best = np.empty(n, dtype=np.int64)
+    k, ex = U.max_disjoint_kernel(uas.lo[:n], uas.hi[:n], best, 10**7)
+    sets = [set(U.mask_to_cells(uas.lo[i], uas.hi[i])) for i in range(n)]
+    brute = 0
+    for sub in range(1 << n):
+        members = [sets[i] for i in range(n) if sub >> i & 1]
+        if len(members) > brute and sum(map(len, members)) == len(set().union(*members)):
+            brute = len(members)
+    assert ex and k == brute
+
+
+def test_disjoint_bound_at_most_17_for_17_clue_grids(seventeens):
+    for p in seventeens[:2]:
+        uas = U.harvest(solve(p), 12, random_sets=0)
+        idx, _ = U.disjoint_groups(uas)
+        assert len(idx) <= 17
+        assert not U.misses_known_ua(p, uas)  # a unique puzzle hits every UA
+
+
+def test_misses_known_ua_means_not_unique(grid_and_uas):
+    g, uas = grid_and_uas
+    rng = np.random.default_rng(5)
+    seen = 0
+    for _ in range(200):
+        keep = rng.random(81) < 0.35
+        puzzle = np.where(keep, g, 0).astype(np.uint8)
+        if U.misses_known_ua(puzzle, uas):
+            seen += 1
+            assert count_solutions(puzzle, 2) == 2
+    assert seen > 50
+    assert not U.misses_known_ua(g, uas)
+    assert U.misses_known_ua(np.zeros(81, dtype=np.uint8), uas)
+
+
+def _force_mask(puzzle, n):
+    cells = set(np.flatnonzero(puzzle)[:n].tolist())
+    return "".join("1" if c in cells else "." for c in range(81))
+
+
+def test_force_11_of_17_finds_the_puzzle(seventeens):
+    for p in seventeens:
+        g = solve(p)
+        uas = U.harvest(g, 12, random_sets=0)
+        res = U.search(g, 17, _force_mask(p, 11), uas=uas)
+        assert format_puzzle(p) in res["puzzles"]
+        for q in res["puzzles"]:
+            arr = parse_puzzle(q)
+            assert (arr != 0).sum() <= 17
+            assert ((arr == 0) | (arr == g)).all()
+            assert count_solutions(arr, 2) == 1
+            assert all(arr[c] for c in np.flatnonzero(p)[:11])
+
+
+def test_forward_view_same_puzzles_fewer_nodes(seventeens):
+    p = seventeens[1]
+    g = solve(p)
+    uas = U.harvest(g, 12, random_sets=0)
+    force = _force_mask(p, 9)
+    with_fv = U.search(g, 17, force, uas=uas, forward=True)
+    without = U.search(g, 17, force, uas=uas, forward=False)
+    assert with_fv["puzzles"] == without["puzzles"]
+    assert format_puzzle(p) in with_fv["puzzles"]
+    assert with_fv["nodes"] < without["nodes"]
+
+
+def test_batched_search_equals_single_run(seventeens):
+    from sudokustudio.jobs.local import run_local
+
+    p = seventeens[2]
+    g = solve(p)
+    uas = U.harvest(g, 12, random_sets=0)
+    force = _force_mask(p, 10)
+    single = U.search(g, 17, force, uas=uas)
+    job = U.UASearchJob("".join(map(str, g)), 17, force, 12, True, 2, 1)
+    job.prepare(uas)
+    out = run_local(job, 3, job.n_batches(), workers=2)
+    assert not out.errors and out.batches == job.n_batches() > 1
+    assert out.total["puzzles"] == single["puzzles"]
+    assert format_puzzle(p) in single["puzzles"]
+
+
+def test_small_clue_bound_finds_nothing(grid_and_uas):
+    g, uas = grid_and_uas
+    res = U.search(g, 10, uas=uas)
+    assert res["puzzles"] == []
+
+
+def test_masks_round_trip_and_errors():
+    lo, hi = U.mask_from_string("1" * 81)
+    assert U.mask_to_cells(lo, hi).tolist() == list(range(81))
+    assert U.mask_to_string(*U.mask_from_string("1..1")) == "1..1" + "." * 77
+    with pytest.raises(ValueError, match="position 3"):
+        U.mask_from_string("..z")
+    with pytest.raises(ValueError):
+        U.read_grid("12345")
+
+
+def test_cli_harvest_and_search_json(capsys, seventeens):
+    from sudokustudio.cli import main
+
+    p = seventeens[0]
+    g = "".join(map(str, solve(p)))
+    assert main(["ua", "harvest", g, "--max-size", "8", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) >= {"uas", "by_size", "disjoint_lower_bound", "seconds"}
+    assert all(len(m) == 81 for m in out["uas"])
+    assert sum(out["by_size"].values()) == len(out["uas"])
+    assert main(["ua", "search", g, "--clues", "17", "--force", _force_mask(p, 12), "--json",
+                 "--threads", "1"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert format_puzzle(p) in out["puzzles"] and out["nodes"] > 0 and out["complete"]
+    assert main(["ua", "search", g, "--clues", "17", "--force", "..q"]) == 2
+    assert "--force" in capsys.readouterr().err
