@@ -10,6 +10,7 @@ import threading
 
 WARMUPS: list[str] = [
     "sudokustudio.sudoku.warm:warm_up",
+    "sudokustudio.sudoku.rating:warm_up",
     "sudokustudio.sudoku.unavoidable:warm_up",
 ]
 

@@ -1,0 +1,71 @@
+"""``sudokustudio-cli rate FILE``: Berthier's W-rating (whips) of every puzzle."""
+from __future__ import annotations
+
+import csv
+import sys
+import time
+
+from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json
+
+
+def register(sub) -> None:
+    from sudokustudio.sudoku.rating import DEFAULT_CAP, MAX_CAP
+
+    p = sub.add_parser(
+        "rate", help="W-rating (Berthier's whips) of every puzzle of a file",
+        description="Rate every puzzle of FILE with Berthier's W-rating: the least n such that "
+                    "BRT (constraint propagation + singles) and whips of length <= n solve it. "
+                    f"0 = BRT alone; CAP+1 ('> CAP') = not solved with whips of length <= CAP; "
+                    "-1 = no solution or several. Also counts the candidates left after BRT.")
+    p.add_argument("file", metavar="FILE", help="puzzle file (.txt, .sdm, .sdk; one puzzle per line)")
+    p.add_argument("--cap", type=int, default=DEFAULT_CAP,
+                   help=f"longest whip tried, 1..{MAX_CAP} (default %(default)s)")
+    p.add_argument("--csv", metavar="OUT", default=None,
+                   help="also write line, puzzle, W, candidates after BRT to this CSV file")
+    add_run_args(p)
+    add_json_arg(p)
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
+    from sudokustudio.sudoku.rating import MAX_CAP, RatingJob, rating_label, w_histogram
+
+    if not 1 <= args.cap <= MAX_CAP:
+        raise ValueError(f"--cap must be between 1 and {MAX_CAP}, got {args.cap}")
+    coll = read_puzzles(args.file, check_units=False)
+    for issue in coll.issues:
+        print(f"{args.file}: {issue}", file=sys.stderr)
+    job = RatingJob(puzzles=[format_puzzle(p) for p in coll.puzzles], cap=args.cap)
+    job.warm_up()
+    t0 = time.perf_counter()
+    n_batches = job.n_batches()
+    out = execute(job, 0, n_batches=n_batches, threads=args.threads, scheduler=args.scheduler,
+                  label=f"rating {len(coll)} puzzles")
+    secs = time.perf_counter() - t0
+    ratings, cands = job.arrays(out.total)
+    if out.errors:
+        raise ValueError("; ".join(out.errors))
+    hist_arr = w_histogram(ratings, args.cap)
+    hist = {rating_label(w, args.cap): int(n) for w, n in enumerate(hist_arr) if n}
+    n_invalid = int((ratings == -1).sum())
+    if n_invalid:
+        hist["invalid"] = n_invalid
+    if args.csv:
+        with open(args.csv, "w", newline="", encoding="utf-8") as f:
+            w = csv.writer(f)
+            w.writerow(["line", "puzzle", "W", "cands_after_BRT"])
+            for i in range(len(coll)):
+                w.writerow([coll.lines[i], format_puzzle(coll.puzzles[i]), int(ratings[i]), int(cands[i])])
+    if args.json:
+        print_json({"puzzles": len(coll), "cap": args.cap, "ratings": ratings.tolist(),
+                    "cands_after_brt": cands.tolist(), "hist": hist,
+                    "unreadable": len(coll.issues), "seconds": round(secs, 6)})
+        return 0
+    for i in range(len(coll)):
+        print(f"line {coll.lines[i]}: {rating_label(ratings[i], args.cap)}"
+              f"  ({int(cands[i])} candidates after BRT)")
+    rate = len(coll) / secs if secs > 0 else float("inf")
+    print(f"{len(coll)} puzzles in {secs:.2f} s ({rate:.0f}/s): "
+          + ", ".join(f"{k}: {v}" for k, v in hist.items()))
+    return 0
