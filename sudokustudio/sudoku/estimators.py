@@ -32,8 +32,9 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.batch import BatchJob
-from sudokustudio.core.rng import rand_below, seed_state
+from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95
+from sudokustudio.sudoku.solver import random_solution_kernel
 from sudokustudio.sudoku.minimal import (
     _add_ua, _clear_bit, _is_unique, _new_ua_cache, _popcount, _propagate_g, _set_bit, geometry,
     minimals_containing_g, minimals_in_subset_g,
@@ -50,14 +51,15 @@ GRID_COUNTS: dict[str, float] = {
 }
 GRID_COUNT_EXACT = {"2x2": True, "2x3": True, "2x4": True, "3x3": True, "3x4": True, "4x4": False}
 BOX_SHAPES = list(GRID_COUNTS)
-GRID_METHODS = ["crude", "ridder", "fc"]
+GRID_METHODS = ["crude", "ridder", "rows", "fc"]
 GRID_METHOD_LABELS = {
     "crude": "crude Monte Carlo (permutation rows)",
     "ridder": "Ridder importance sampling (seed 003)",
-    "fc": "forward checking + exact tail (ours)",
+    "rows": "row-wise exact-row sampler (ours)",
+    "fc": "forward checking, fewest candidates (ours)",
 }
 # open cells left when the fc sampler switches to exact counting
-FC_TAIL = {"2x2": 0, "2x3": 12, "2x4": 20, "3x3": 30, "3x4": 36, "4x4": 40}
+FC_TAIL = {"2x2": 0, "2x3": 0, "2x4": 0, "3x3": 0, "3x4": 0, "4x4": 0}
 
 
 def parse_box(text: str) -> tuple[int, int]:
@@ -282,6 +284,241 @@ def fc_batch_kernel(rng, peers, units, tail, n_samples, inv_scale, stats):
             stats[2] += w * w
 
 
+
+# ---------------------------------------------------- the row-wise sampler
+_POP16 = np.array([bin(i).count("1") for i in range(1 << 16)], dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def _row_dp(allowed, n, g, pop):
+    """g[S] = ways to fill columns |S|..n-1 of a row with digits outside S.
+
+    ``allowed[j]`` is column j's candidate mask (not in its column or box).
+    g[0] is the number of valid rows (a permanent, by subset DP).
+    """
+    full = (1 << n) - 1
+    g[full] = 1.0
+    for S in range(full - 1, -1, -1):
+        a = allowed[pop[S]] & ~S
+        tot = 0.0
+        while a:
+            b = a & (-a)
+            a &= a - 1
+            tot += g[S | b]
+        g[S] = tot
+    return g[0]
+
+
+@njit(cache=True, nogil=True)
+def _last_row_ok(i, r, c, n, colm, boxm, full, row_out):
+    """Is the forced last row valid?  Its digits (bits) go to ``row_out``."""
+    seen = np.int64(0)
+    for j in range(n):
+        a = full & ~colm[j]
+        if a == 0 or (a & (a - 1)) or (a & seen) or (boxm[(i // r) * r + j // c] & a):
+            return False
+        seen |= a
+        row_out[j] = a
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _rows_sample(rng, r, c, g, pop, colm, boxm, allowed, rowbits, opts, lastrow, grid_out, want_grid):
+    """One sample of the row-wise sampler; returns its weight (0 on a dead end).
+
+    Row 0 is any permutation (weight n!, by relabelling symmetry).  Rows
+    1..n-3 are drawn uniformly among the valid rows given the rows above
+    (count = subset-DP permanent, weight *= count).  Row n-2 is summed
+    exactly: every valid row n-2 whose forced row n-1 is valid counts.
+    """
+    n = r * c
+    full = (np.int64(1) << n) - 1
+    colm[:] = 0
+    boxm[:] = 0
+    w = 1.0
+    for k in range(1, n + 1):
+        w *= k
+    # row 0: a uniform permutation (identity when no grid is wanted)
+    for j in range(n):
+        rowbits[j] = np.int64(1) << j
+    if want_grid:
+        for j in range(n - 1, 0, -1):
+            t = rand_below(rng, j + 1)
+            tmp = rowbits[j]
+            rowbits[j] = rowbits[t]
+            rowbits[t] = tmp
+    for j in range(n):
+        colm[j] |= rowbits[j]
+        boxm[j // c] |= rowbits[j]
+        if want_grid:
+            grid_out[j] = _bit_digit(rowbits[j])
+    for i in range(1, n - 2):
+        for j in range(n):
+            allowed[j] = full & ~(colm[j] | boxm[(i // r) * r + j // c])
+        cnt = _row_dp(allowed, n, g, pop)
+        if cnt == 0.0:
+            return 0.0
+        w *= cnt
+        S = 0
+        for j in range(n):
+            a = allowed[j] & ~S
+            u = rand_float(rng) * g[S]
+            acc = 0.0
+            pick = np.int64(0)
+            while a:
+                b = a & (-a)
+                a &= a - 1
+                acc += g[S | b]
+                pick = b
+                if acc > u:
+                    break
+            S |= pick
+            colm[j] |= pick
+            boxm[(i // r) * r + j // c] |= pick
+            if want_grid:
+                grid_out[i * n + j] = _bit_digit(pick)
+    if n < 3:
+        return w
+    # rows n-2 and n-1 exactly: enumerate row n-2 (DFS over the DP table)
+    i = n - 2
+    for j in range(n):
+        allowed[j] = full & ~(colm[j] | boxm[(i // r) * r + j // c])
+    if _row_dp(allowed, n, g, pop) == 0.0:
+        return 0.0
+    n_ok = 0
+    chosen = -1
+    # DFS: opts[j] = remaining untried bits at column j
+    S = 0
+    j = 0
+    opts[0] = allowed[0]
+    picks = rowbits  # reuse: the row being built
+    while True:
+        if j == n:
+            # complete row n-2: test the forced last row
+            for jj in range(n):
+                colm[jj] |= picks[jj]
+                boxm[(i // r) * r + jj // c] |= picks[jj]
+            ok = _last_row_ok(n - 1, r, c, n, colm, boxm, full, lastrow)
+            for jj in range(n):
+                colm[jj] &= ~picks[jj]
+                boxm[(i // r) * r + jj // c] &= ~picks[jj]
+            if ok:
+                n_ok += 1
+            j -= 1
+            S &= ~picks[j]
+            continue
+        a = opts[j] & ~S
+        # skip digits with no completion
+        while a and g[S | (a & (-a))] == 0.0:
+            a &= a - 1
+        if a == 0:
+            if j == 0:
+                break
+            j -= 1
+            S &= ~picks[j]
+            continue
+        b = a & (-a)
+        opts[j] = a & ~b
+        picks[j] = b
+        S |= b
+        j += 1
+        if j < n:
+            opts[j] = allowed[j]
+    if n_ok == 0:
+        return 0.0
+    if want_grid:
+        # draw one of the n_ok valid endings uniformly: enumerate again to it
+        chosen = rand_below(rng, n_ok)
+        seen_ok = 0
+        S = 0
+        j = 0
+        opts[0] = allowed_row_reset(allowed, colm, boxm, full, i, r, c, n)
+        while True:
+            if j == n:
+                for jj in range(n):
+                    colm[jj] |= picks[jj]
+                    boxm[(i // r) * r + jj // c] |= picks[jj]
+                ok = _last_row_ok(n - 1, r, c, n, colm, boxm, full, lastrow)
+                if ok:
+                    if seen_ok == chosen:
+                        for jj in range(n):
+                            grid_out[i * n + jj] = _bit_digit(picks[jj])
+                            grid_out[(n - 1) * n + jj] = _bit_digit(lastrow[jj])
+                        break
+                    seen_ok += 1
+                for jj in range(n):
+                    colm[jj] &= ~picks[jj]
+                    boxm[(i // r) * r + jj // c] &= ~picks[jj]
+                j -= 1
+                S &= ~picks[j]
+                continue
+            a = opts[j] & ~S
+            while a and g[S | (a & (-a))] == 0.0:
+                a &= a - 1
+            if a == 0:
+                j -= 1
+                S &= ~picks[j]
+                continue
+            b = a & (-a)
+            opts[j] = a & ~b
+            picks[j] = b
+            S |= b
+            j += 1
+            if j < n:
+                opts[j] = allowed[j]
+    return w * n_ok
+
+
+@njit(cache=True, nogil=True)
+def allowed_row_reset(allowed, colm, boxm, full, i, r, c, n):
+    for j in range(n):
+        allowed[j] = full & ~(colm[j] | boxm[(i // r) * r + j // c])
+    return allowed[0]
+
+
+@njit(cache=True, nogil=True)
+def _bit_digit(b):
+    d = 1
+    while b > 1:
+        b >>= 1
+        d += 1
+    return d
+
+
+@njit(cache=True, nogil=True)
+def rows_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
+    """The row-wise sampler; ``stats`` += (nonzero, sum w', sum w'^2)."""
+    n = r * c
+    g = np.zeros(1 << n)
+    colm = np.zeros(n, dtype=np.int64)
+    boxm = np.zeros(n, dtype=np.int64)
+    allowed = np.zeros(n, dtype=np.int64)
+    rowbits = np.zeros(n, dtype=np.int64)
+    opts = np.zeros(n, dtype=np.int64)
+    lastrow = np.zeros(n, dtype=np.int64)
+    grid = np.zeros(n * n, dtype=np.uint8)
+    for _ in range(n_samples):
+        w = _rows_sample(rng, r, c, g, _POP16, colm, boxm, allowed, rowbits, opts, lastrow, grid, False)
+        if w > 0:
+            w *= inv_scale
+            stats[0] += 1.0
+            stats[1] += w
+            stats[2] += w * w
+
+
+@njit(cache=True, nogil=True)
+def rows_grid_g(rng, r, c, out):
+    """A complete grid from the row-wise sampler with weight 1/q(grid) (0.0 on a dead end)."""
+    n = r * c
+    g = np.zeros(1 << n)
+    colm = np.zeros(n, dtype=np.int64)
+    boxm = np.zeros(n, dtype=np.int64)
+    allowed = np.zeros(n, dtype=np.int64)
+    rowbits = np.zeros(n, dtype=np.int64)
+    opts = np.zeros(n, dtype=np.int64)
+    lastrow = np.zeros(n, dtype=np.int64)
+    return _rows_sample(rng, r, c, g, _POP16, colm, boxm, allowed, rowbits, opts, lastrow, out, True)
+
 _N9, _PEERS9, _UNITS9 = geometry(3, 3)
 _TAIL9 = FC_TAIL["3x3"]
 
@@ -307,7 +544,7 @@ def sequential_grid_kernel(rng, out):
     grids, so weighted grids give unbiased per-grid averages (divide by the
     number of grids).  A dead end returns 0.0 and leaves ``out`` incomplete.
     """
-    return sequential_grid_g(rng, _PEERS9, _UNITS9, _TAIL9, out)
+    return rows_grid_g(rng, 3, 3, out)
 
 
 # ---------------------------------------------------------- minimal kernels
@@ -326,24 +563,27 @@ def _random_subset(rng, N, k, perm, mask):
 
 
 @njit(cache=True, nogil=True)
-def _grid_for_sample(rng, peers, units, tail, weighted, grid):
-    """A grid and its weight relative to uniform: W = 1/q (weighted) or 1 (plain random, biased)."""
+def _grid_for_sample(rng, r, c, weighted, grid):
+    """A grid and its weight relative to uniform.
+
+    weighted: the row-wise sampler's grid with W = 1/q (0.0 on a dead end,
+    which the caller counts as a sample of value 0).  Otherwise (biased, for
+    comparison): the randomized solver's grid for 9x9, an unweighted
+    row-wise grid for other shapes, W = 1.
+    """
     if weighted:
-        while True:
-            w = sequential_grid_g(rng, peers, units, tail, grid)
-            if w > 0:
-                return w
-            # a dead end is a sample of value 0: the caller counts it
-            return 0.0
-    # plain randomized solver (biased): random fc path without weights, restart on dead end
+        return rows_grid_g(rng, r, c, grid)
+    if r * c == 9:
+        empty = np.zeros(81, dtype=np.uint8)
+        random_solution_kernel(empty, rng, grid)
+        return 1.0
     while True:
-        w = sequential_grid_g(rng, peers, units, tail, grid)
-        if w > 0:
+        if rows_grid_g(rng, r, c, grid) > 0:
             return 1.0
 
 
 @njit(cache=True, nogil=True)
-def minimals_batch_kernel(rng, peers, units, tail, method, s, c_lo, c_hi, per_grid, n_grids_samples,
+def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi, per_grid, n_grids_samples,
                           weighted, inv_count, s1, s2, found, calls):
     """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
 
@@ -363,7 +603,7 @@ def minimals_batch_kernel(rng, peers, units, tail, method, s, c_lo, c_hi, per_gr
     cnt = np.zeros(N + 1, dtype=np.int64)
     out = np.zeros((0, N), dtype=np.uint8)
     for _ in range(n_grids_samples):
-        w = _grid_for_sample(rng, peers, units, tail, weighted, grid)
+        w = _grid_for_sample(rng, box_r, box_c, weighted, grid)
         if w == 0.0:
             continue
         w *= inv_count if weighted else 1.0
@@ -524,6 +764,8 @@ class GridCountJob(BatchJob):
             inv = 1.0 / weight_scale(self.box)
             if self.method == "ridder":
                 ridder_batch_kernel(rng, r, c, k, inv, st)
+            elif self.method == "rows":
+                rows_batch_kernel(rng, r, c, k, inv, st)
             else:
                 _, peers, units = geometry(r, c)
                 fc_batch_kernel(rng, peers, units, FC_TAIL[self.box], k, inv, st)
@@ -554,7 +796,9 @@ def default_grid_batch(box: str, method: str) -> int:
         return max(1000, 400_000 // n)
     if method == "ridder":
         return max(1000, 2_000_000 // (n * n))
-    return {4: 50_000, 6: 20_000, 8: 4000, 9: 4000, 12: 500, 16: 100}.get(n, 1000)
+    if method == "rows":
+        return {4: 100_000, 6: 20_000, 8: 4000, 9: 2000, 12: 100, 16: 4}.get(n, 1000)
+    return {4: 50_000, 6: 5000, 8: 1000, 9: 1000, 12: 100, 16: 20}.get(n, 1000)
 
 
 # ---------------------------------------------------------------- minimals
@@ -623,7 +867,10 @@ class MinimalsJob(BatchJob):
         if grid_source not in ("weighted", "random"):
             raise ValueError("grid source: 'weighted' (unbiased) or 'random' (biased)")
         if s is None:
-            s = {"subsets": 30, "supersets": 24}.get(method, 0) if N == 81 else N // 2
+            if N == 81:
+                s = {"subsets": 30, "supersets": 24}.get(method, 0)
+            else:  # 4x4: minimals have 4..6 clues
+                s = {"subsets": 8, "supersets": 3}.get(method, 0)
         if method in ("subsets", "supersets") and not 1 <= s <= N:
             raise ValueError(f"--s {s}: must be between 1 and {N}")
         if method == "singletons":
@@ -631,7 +878,7 @@ class MinimalsJob(BatchJob):
             c_hi = c_lo if c_hi is None else c_hi
         elif method == "supersets":
             c_lo = s if c_lo is None else c_lo
-            c_hi = min(N, s + 4) if c_hi is None else c_hi
+            c_hi = min(N, s + 4 if N == 81 else 6) if c_hi is None else c_hi
             if c_hi < s:
                 raise ValueError(f"supersets: clue limit {c_hi} is below s = {s}")
         else:
@@ -666,7 +913,7 @@ class MinimalsJob(BatchJob):
         found = np.zeros(N + 1, dtype=np.int64)
         calls = np.zeros(1, dtype=np.int64)
         t0 = time.perf_counter()
-        minimals_batch_kernel(rng, peers, units, FC_TAIL[self.box], _METHOD_CODE[self.method], self.s,
+        minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], self.s,
                               self.c_lo, self.c_hi, self.per_grid, self.grids_per_batch,
                               not self.biased, 1.0 / float(GRID_COUNTS[self.box]), s1, s2, found, calls)
         return MinimalStats(self.grids_per_batch, s1, s2, found, int(calls[0]), time.perf_counter() - t0)
