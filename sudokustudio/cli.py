@@ -10,6 +10,7 @@ import importlib
 import sys
 
 COMMANDS: list[str] = [
+    "sudokustudio.commands.estimate",
     "sudokustudio.commands.solve",
     "sudokustudio.commands.rate",
     "sudokustudio.commands.ua",
