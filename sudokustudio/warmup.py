@@ -9,6 +9,7 @@ import importlib
 import threading
 
 WARMUPS: list[str] = [
+    "sudokustudio.sudoku.estimators:warm_up",
     "sudokustudio.sudoku.warm:warm_up",
     "sudokustudio.sudoku.rating:warm_up",
     "sudokustudio.sudoku.unavoidable:warm_up",
