@@ -1,0 +1,332 @@
+"""Estimators: unbiasedness against exact counts (fixed seeds, within 4 SE),
+exhaustive minimal-puzzle counts on 4x4 Sudoku, CLI JSON, kill/resume."""
+import json
+import math
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+
+from sudokustudio.core.rng import seed_state
+from sudokustudio.jobs.local import run_local
+from sudokustudio.sudoku import minimal as M
+from sudokustudio.sudoku.estimators import (
+    GRID_COUNTS, MINIMAL_METHODS, GridCountJob, MinimalsJob, rows_grid_g, sequential_grid_kernel,
+)
+from sudokustudio.sudoku.grid import is_valid_grid
+
+
+def _within(job, total, exact, k=4.0):
+    d = job.describe(total)
+    assert d["samples"] > 0
+    z = (d["estimate"] - exact) / d["se"]
+    assert abs(z) < k, f"{job}: estimate {d['estimate']:.6g} vs {exact:.6g} ({z:+.2f} SE)"
+    return d
+
+
+# ----------------------------------------------------------------- grids
+@pytest.mark.parametrize("method", ["crude", "ridder", "rows", "fc"])
+def test_4x4_grid_count_is_unbiased(method):
+    job = GridCountJob("2x2", method, 20_000)
+    out = run_local(job, 11, 5, workers=2)
+    _within(job, out.total, 288)
+
+
+@pytest.mark.parametrize("method,batches,size", [("ridder", 4, 50_000), ("rows", 4, 10_000), ("fc", 2, 2000)])
+def test_6x6_grid_count_is_unbiased(method, batches, size):
+    job = GridCountJob("2x3", method, size)
+    out = run_local(job, 12, batches, workers=2)
+    _within(job, out.total, 28_200_960)
+
+
+@pytest.mark.parametrize("method,batches,size", [("ridder", 8, 125_000), ("rows", 4, 2000), ("fc", 2, 500)])
+def test_9x9_grid_count_is_unbiased(method, batches, size):
+    job = GridCountJob("3x3", method, size)
+    out = run_local(job, 13, batches, workers=2)
+    d = _within(job, out.total, 6_670_903_752_021_072_936_960)
+    assert d["ci95"][0] < d["estimate"] < d["ci95"][1]
+    assert 1.5 < d["rat"] <= 2.0
+
+
+@pytest.mark.parametrize("box", ["2x3", "3x3"])
+def test_crude_finds_nothing_beyond_4x4(box):
+    # P(hit) is 2e-10 (6x6) and 6e-29 (9x9): the crude estimator's mean is
+    # right but it needs ~1e12 / 1e31 samples, the point seed 003 makes
+    job = GridCountJob(box, "crude", 50_000)
+    out = run_local(job, 1, 2, workers=2)
+    assert out.total.nonzero == 0 and job.describe(out.total)["estimate"] == 0
+
+
+def test_grid_stats_merge_is_associative_on_counts():
+    job = GridCountJob("2x2", "rows", 1000)
+    a, b, c = (job.run_batch(i, 100 + i) for i in range(3))
+    left, right = job.merge(job.merge(a, b), c), job.merge(a, job.merge(b, c))
+    assert (left.n, left.nonzero) == (right.n, right.nonzero) == (3000, a.nonzero + b.nonzero + c.nonzero)
+    assert left.s1 == pytest.approx(right.s1, rel=1e-14)
+
+
+def test_sequential_grid_kernel_gives_valid_grids_and_unbiased_weights():
+    rng = seed_state(np.uint64(5))
+    g = np.zeros(81, dtype=np.uint8)
+    ws = np.empty(3000)
+    for i in range(ws.size):
+        ws[i] = sequential_grid_kernel(rng, g)
+        if ws[i] > 0:
+            assert is_valid_grid(g)
+    exact = GRID_COUNTS["3x3"]
+    se = ws.std(ddof=1) / math.sqrt(ws.size)
+    assert abs(ws.mean() - exact) < 4 * se
+
+
+def test_weighted_4x4_grids_are_uniform():
+    # sum of weights per distinct grid ~ uniform over the 288 grids
+    rng = seed_state(np.uint64(9))
+    g = np.zeros(16, dtype=np.uint8)
+    seen = {}
+    n = 20_000
+    for _ in range(n):
+        w = rows_grid_g(rng, 2, 2, g)
+        if w > 0:
+            seen[g.tobytes()] = seen.get(g.tobytes(), 0.0) + w
+    assert len(seen) == 288
+    per_grid = np.array(list(seen.values())) / n   # each estimates 1
+    assert abs(per_grid.mean() - 1.0) < 0.05
+
+
+# ----------------------------------------------------------------- minimals
+def _all_4x4_grids_first_row_1234():
+    _, peers, units = M.geometry(2, 2)
+    out = []
+    g = np.zeros(16, dtype=np.uint8)
+    g[:4] = [1, 2, 3, 4]
+
+    def fill(i):
+        if i == 16:
+            out.append(g.copy())
+            return
+        for d in range(1, 5):
+            if all(g[p] != d for p in peers[i] if p < i):
+                g[i] = d
+                fill(i + 1)
+        g[i] = 0
+
+    fill(4)
+    return out
+
+
+@pytest.fixture(scope="module")
+def exact_4x4_minimals():
+    """Mean number of c-clue minimal puzzles per 4x4 grid, by exhaustive enumeration.
+
+    Relabelling digits maps minimals to minimals, so the 12 grids with first
+    row 1234 have the same mean as all 288.
+    """
+    _, peers, units = M.geometry(2, 2)
+    grids = _all_4x4_grids_first_row_1234()
+    assert len(grids) == 12
+    tot = np.zeros(17, dtype=np.int64)
+    for g in grids:
+        uas, st = M._new_ua_cache()
+        M.minimals_in_subset_g(g, np.ones(16, np.uint8), np.zeros((0, 16), np.uint8), tot, peers, units,
+                               uas, st, np.zeros(1, np.int64))
+    return tot / len(grids)
+
+
+def test_subset_and_superset_enumeration_match_brute_force():
+    _, peers, units = M.geometry(2, 2)
+    grid = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.uint8)
+    other = np.zeros(16, np.uint8)
+    unique = np.zeros(1 << 16, dtype=bool)
+    for m in range(1 << 16):
+        mask = ((m >> np.arange(16)) & 1).astype(np.uint8)
+        unique[m] = M.count_generic_kernel(grid * mask, peers, units, 2, grid, other) == 1
+    bits = [1 << i for i in range(16)]
+    minimal = np.array([unique[m] and not any(unique[m & ~b] for b in bits if m & b) for m in range(1 << 16)])
+    sizes = np.array([bin(m).count("1") for m in range(1 << 16)])
+    rng = np.random.default_rng(3)
+    out = np.zeros((400, 16), np.uint8)
+    for _ in range(12):
+        keep = rng.integers(0, 2, 16).astype(np.uint8)
+        km = int(sum(int(keep[i]) << i for i in range(16)))
+        cnt = np.zeros(17, np.int64)
+        nw = M.minimals_in_subset_g(grid, keep, out, cnt, peers, units, *M._new_ua_cache(), np.zeros(1, np.int64))
+        want = np.bincount(sizes[[m for m in range(1 << 16) if minimal[m] and m & ~km == 0]], minlength=17)
+        assert (cnt == want).all()
+        for row in out[:nw]:
+            rm = int(sum(int(row[i] > 0) << i for i in range(16)))
+            assert minimal[rm] and rm & ~km == 0
+        base = (keep * (rng.random(16) < 0.3)).astype(np.uint8)
+        bm = int(sum(int(base[i]) << i for i in range(16)))
+        for cmax in (5, 16):
+            cnt = np.zeros(17, np.int64)
+            M.minimals_containing_g(grid, base, cmax, out, cnt, peers, units, *M._new_ua_cache(),
+                                    np.zeros(1, np.int64))
+            want = np.bincount(sizes[[m for m in range(1 << 16)
+                                      if minimal[m] and m & bm == bm and sizes[m] <= cmax]], minlength=17)
+            assert (cnt == want).all()
+
+
+def test_9x9_enumerations_find_minimal_puzzles_and_agree():
+    from sudokustudio.sudoku.grids import random_grid
+
+    rng = np.random.default_rng(8)
+    checked = 0
+    for k in range(300):
+        g = random_grid(k)
+        keep = np.zeros(81, np.uint8)
+        keep[rng.choice(81, 32, replace=False)] = 1
+        out = np.zeros((50, 81), np.uint8)
+        cnt = np.zeros(82, np.int64)
+        nw = M.minimals_in_subset_kernel(g, keep, out, cnt)
+        assert nw == min(50, cnt.sum())
+        for i in range(min(nw, 2)):
+            m = out[i]
+            assert M.is_minimal(m) and ((m > 0) <= (keep > 0)).all()
+            # the supersets enumeration from 3 clues fewer must find it again
+            base = (m > 0).astype(np.uint8)
+            base[rng.choice(np.flatnonzero(base), 3, replace=False)] = 0
+            o2 = np.zeros((2000, 81), np.uint8)
+            c2 = np.zeros(82, np.int64)
+            n2 = M.minimals_containing_kernel(g, base, int((m > 0).sum()), o2, c2)
+            assert any((o2[j] == m).all() for j in range(n2))
+            checked += 1
+        if checked >= 6:
+            break
+    assert checked >= 6
+
+
+@pytest.mark.parametrize("method", MINIMAL_METHODS)
+def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_minimals):
+    kw = {"singletons": dict(c_lo=4, c_hi=6)}.get(method, {})
+    job = MinimalsJob(method, "2x2", grids_per_batch=200, **kw)
+    out = run_local(job, 21, 10, workers=2)
+    per_c = job.per_c(out.total)
+    assert set(per_c) == {4, 5, 6}
+    for c, v in per_c.items():
+        z = (v["estimate"] - exact_4x4_minimals[c]) / v["se"]
+        assert abs(z) < 4, f"{method} c={c}: {v['estimate']:.4g} vs {exact_4x4_minimals[c]:.4g} ({z:+.2f} SE)"
+
+
+def test_biased_grid_source_is_labelled_and_detectably_biased(exact_4x4_minimals):
+    job = MinimalsJob("path", "2x2", grid_source="random", grids_per_batch=400)
+    assert job.biased and job.describe(job.empty())["biased"]
+    out = run_local(job, 5, 10, workers=2)
+    v = job.per_c(out.total)[4]
+    assert abs(v["estimate"] - exact_4x4_minimals[4]) > 4 * v["se"]
+
+
+def test_bad_parameters_are_named():
+    with pytest.raises(ValueError, match="box shape"):
+        GridCountJob("5x5", "ridder")
+    with pytest.raises(ValueError, match="method"):
+        GridCountJob("3x3", "magic")
+    with pytest.raises(ValueError, match="--s 90"):
+        MinimalsJob("subsets", s=90)
+    with pytest.raises(ValueError, match="clue limit"):
+        MinimalsJob("supersets", s=24, c_hi=20)
+
+
+# ----------------------------------------------------------------- CLI
+def _cli(*args):
+    from sudokustudio.cli import main
+
+    return main(list(args))
+
+
+def test_cli_grids_json(capsys):
+    assert _cli("estimate", "grids", "--box", "2x2", "--method", "ridder", "--samples", "20000",
+                "--seed", "3", "--threads", "2", "--json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {"estimate", "rel_err", "samples", "seconds"} <= set(d)
+    assert d["samples"] >= 20000 and abs(d["estimate"] - 288) < 4 * d["rel_err"] * d["estimate"]
+
+
+def test_cli_minimals_json(capsys):
+    assert _cli("estimate", "minimals", "--box", "2x2", "--method", "subsets", "--s", "8", "--samples", "800",
+                "--seed", "3", "--json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {"per_c", "samples", "seconds"} <= set(d)
+    assert set(d["per_c"]) == {"4", "5", "6"}
+    assert {"found", "estimate", "rel_err"} == set(d["per_c"]["5"])
+
+
+def test_cli_bad_input_is_one_clear_line(capsys):
+    assert _cli("estimate", "grids", "--box", "7x7", "--samples", "10", "--seed", "1") == 2
+    assert "box shape '7x7'" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------- kill and resume
+_WORKER = r"""
+import sys, time
+from sudokustudio.jobs.store import RunStore
+from sudokustudio.jobs.local import run_local
+from sudokustudio.sudoku.estimators import GridCountJob
+store = RunStore(sys.argv[1])
+job = GridCountJob("2x3", "ridder", 20000)
+rid = store.create_run(job, seed=77, name="killed", target_batches=400)
+def commit(idx, res, merger):
+    store.add_batch(rid, idx, job.encode(res))
+    print(idx, flush=True)
+    time.sleep(0.02)
+run_local(job, 77, 400, workers=2, on_result=commit)
+"""
+
+
+def test_kill_9_during_a_run_then_resume_loses_nothing(tmp_path):
+    from sudokustudio.jobs.store import RunStore
+
+    path = tmp_path / "runs.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-c", _WORKER, str(path)], stdout=subprocess.PIPE, text=True)
+    seen = 0
+    deadline = time.time() + 120
+    while seen < 8 and time.time() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        seen += 1
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert seen >= 8, "the worker did not commit batches"
+    store = RunStore(path)
+    (info,) = store.runs()
+    job = store.job_of(info.id)
+    total, done, _ = store.load_results(info.id, job)
+    assert len(done) >= 8 and info.target_batches == 400
+    assert total.n == 20000 * len(done)
+    # resume the first 24 batches: the result equals an uninterrupted run of 24
+    upto = max(24, max(done) + 1)
+    rest = run_local(job, info.seed, upto, workers=2, done=done, initial=total,
+                     on_result=lambda i, r, m: store.add_batch(info.id, i, job.encode(r)))
+    full = run_local(job, 77, upto, workers=1)
+    assert (rest.total.n, rest.total.nonzero) == (full.total.n, full.total.nonzero)
+    assert rest.total.s1 == pytest.approx(full.total.s1, rel=1e-12)
+    assert store.done_indices(info.id) == set(range(upto))
+
+
+def test_a_corrupt_run_gives_a_clear_message_and_keeps_the_others(tmp_path):
+    import sqlite3
+
+    from sudokustudio.jobs.store import RunStore, StoreError
+
+    path = tmp_path / "runs.sqlite3"
+    store = RunStore(path)
+    job = GridCountJob("2x2", "rows", 100)
+    good = store.create_run(job, seed=1, name="good")
+    bad = store.create_run(job, seed=2, name="bad")
+    for rid, seed in ((good, 1), (bad, 2)):
+        run_local(job, seed, 3, workers=1, on_result=lambda i, r, m, rid=rid: store.add_batch(rid, i, job.encode(r)))
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute("UPDATE batches SET result=? WHERE run_id=? AND batch_index=1", (b"garbage", bad))
+    db.commit()
+    db.close()
+    store = RunStore(path)
+    assert {r.id for r in store.runs()} == {good, bad}
+    with pytest.raises(StoreError, match=f"run {bad}: batch 1 is damaged"):
+        store.load_results(bad, job)
+    total, done, _ = store.load_results(good, job)
+    assert done == {0, 1, 2} and total.n == 300
