@@ -165,6 +165,26 @@ class RunStore:
             return {r[0] for r in self._db.execute(
                 "SELECT batch_index FROM batches WHERE run_id=?", (run_id,))}
 
+    def iter_results(self, run_id: int, job: BatchJob):
+        """Yield (batch index, result, seconds, finished time) in index order (for replaying a run's history)."""
+        with self._lock:
+            try:
+                rows = self._db.execute(
+                    "SELECT batch_index, result, seconds, finished FROM batches WHERE run_id=? ORDER BY batch_index",
+                    (run_id,)).fetchall()
+            except sqlite3.DatabaseError as e:
+                raise StoreError(f"run {run_id}: its batches cannot be read ({e})") from e
+        for idx, blob, secs, fin in rows:
+            try:
+                res = job.decode(bytes(blob))
+            except Exception as e:
+                raise StoreError(f"run {run_id}: batch {idx} is damaged ({type(e).__name__}: {e})") from e
+            yield idx, res, secs, fin
+
+    def rename_run(self, run_id: int, name: str) -> None:
+        with self._lock, self._db:
+            self._db.execute("UPDATE runs SET name=?, updated=? WHERE id=?", (name, time.time(), run_id))
+
     def load_results(self, run_id: int, job: BatchJob) -> tuple[Any, set[int], list[tuple[int, float]]]:
         """(merged result in index order, indices done, [(index, finished time)])."""
         with self._lock:
