@@ -1,0 +1,584 @@
+"""Atlas of the uniquely solvable open Survo puzzles of a size (seed 001).
+
+An open m×n puzzle is a pair (row sums, column sums) of a table holding
+1..N (N = m·n) once each; it is uniquely solvable when exactly one table has
+those margins.  Tied sums would let two lines swap, so a unique puzzle has
+distinct row sums and distinct column sums, and "essentially different"
+puzzles are counted with rows and columns sorted by increasing sum (and,
+for m = n, one of a puzzle and its transpose kept).
+
+Method (row-sum batches, trade pruning, margin dedupe, exact check):
+
+* Every table with sorted margins is enumerated once in a canonical form:
+  rows are the row *sets* of a partition with row sums r_1 < … < r_m, the
+  first row is written in increasing order (it names the columns), the
+  other rows are arranged cell by cell.
+* A table that contains a *trade* is never the unique solution of its
+  margins, so it is cut as soon as the trade appears: two rows whose entries
+  over some set of columns have equal sums (swap them: same row and column
+  sums), or two columns whose entries over some set of rows have equal sums.
+  Subset sums of the differences are kept incrementally per row pair and
+  column pair, so a check costs a few additions.  The full set of columns
+  (rows) is included, which also forces distinct row (column) sums.
+* A batch handles whole row-sum vectors r, so every table with margins
+  (r, c) is met inside one batch: the surviving tables' column-sum vectors
+  are sorted, and only the c met exactly once are candidates.  (A candidate
+  may still have a second solution that was cut for its own trade.)  Each
+  candidate is proved unique or not by the exact solver
+  (``solve.solve_survo_kernel``, limit 2), which also returns its solution.
+* m = n: only the orientation of REFERENCES.md is kept (row sums sorted
+  decreasingly lexicographically smaller than the column sums sorted the
+  same way); its transpose is the same essential puzzle.
+
+Per puzzle the batch records the solution, the product setup (DESIGN.md tie
+rule, ``setup.product_setup_kernel``), the initial W, the minimum number of
+swaps from the setup and the chi-square of the solution.  Results are
+integer histograms plus the puzzle rows, so merging is exact.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.core.batch import BatchJob
+from sudokustudio.survo.board import w_of_kernel
+from sudokustudio.survo.setup import chi_square_kernel, product_setup_kernel
+from sudokustudio.survo.solve import min_swaps_kernel, solve_survo_kernel
+
+#: S(m, n) of REFERENCES.md (Mustonen), keyed by (m, n) with m <= n.
+KNOWN_COUNTS = {(2, 2): 1, (2, 3): 18, (2, 4): 62, (2, 5): 278, (2, 6): 1146, (2, 7): 5706,
+                (3, 3): 38, (3, 4): 583, (3, 5): 5337, (4, 4): 5327, (4, 5): 257773}
+
+#: Seed 001's tables for the 5327 open 4×4 puzzles.
+SEED_SWAPS_4x4 = [85, 262, 522, 977, 1271, 1222, 696, 255, 36, 1]
+#: W bins as seed 001 prints them: "0-4", 6, 8, ..., 22 -> (frequency, "% solvable in < 6 swaps").
+SEED_W_BINS_4x4 = [("0-4", 467, 100.0), ("6", 417, 99.5), ("8", 609, 99.0), ("10", 879, 93.6),
+                   ("12", 896, 85.8), ("14", 929, 70.6), ("16", 681, 56.6), ("18", 312, 49.6),
+                   ("20", 126, 46.8), ("22", 11, 54.5)]
+SEED_ALL_UNDER6_4x4 = 81.5
+SEED_CHI2_RANGE_4x4 = (0.25, 8.25)
+
+MAX_CELLS = 25          # keys and bit masks are 64-bit
+TARGET_WORK = 4.0e6     # estimated arrangement nodes per batch (~0.1-0.3 s)
+
+# puzzle record layout: row sums (m) | column sums (n) | solution (m·n) | setup (m·n) | W | swaps
+# (chi-square is kept in a separate float array)
+
+
+# ------------------------------------------------------------------ tables
+@lru_cache(maxsize=None)
+def subset_tables(m: int, n: int):
+    """All n-subsets of 1..N as bit masks (bit v = number v), sorted by sum.
+
+    Returns (masks int64[K], start int64[maxsum + 2]) with the subsets of sum s
+    at masks[start[s]:start[s + 1]].
+    """
+    N = m * n
+    subs = sorted(combinations(range(1, N + 1), n), key=lambda c: (sum(c), c))
+    masks = np.array([sum(1 << v for v in c) for c in subs], dtype=np.int64)
+    sums = np.array([sum(c) for c in subs], dtype=np.int64)
+    maxsum = int(sums[-1])
+    start = np.searchsorted(sums, np.arange(maxsum + 2)).astype(np.int64)
+    return masks, start
+
+
+@lru_cache(maxsize=None)
+def row_sum_vectors(m: int, n: int) -> np.ndarray:
+    """Every strictly increasing vector of m achievable n-subset sums totalling N(N+1)/2.
+
+    Sorted lexicographically; int64[k, m].  (Some may have no partition at all.)
+    """
+    N = m * n
+    total = N * (N + 1) // 2
+    lo = n * (n + 1) // 2
+    hi = sum(range(N - n + 1, N + 1))
+    out: list[tuple[int, ...]] = []
+
+    def rec(prefix: list[int], remaining: int, k: int, smallest: int):
+        if k == 1:
+            if smallest <= remaining <= hi:
+                out.append(tuple(prefix + [remaining]))
+            return
+        # the k remaining sums are > previous and increasing: s*k + k(k-1)/2 <= remaining
+        s = smallest
+        while s <= hi and s * k + k * (k - 1) // 2 <= remaining:
+            rec(prefix + [s], remaining - s, k - 1, s + 1)
+            s += 1
+
+    rec([], total, m, lo)
+    return np.array(out, dtype=np.int64).reshape(-1, m)
+
+
+def _work_estimate(m: int, n: int, vectors: np.ndarray) -> np.ndarray:
+    """A rough work figure per row-sum vector: product of the subset counts of its sums."""
+    masks, start = subset_tables(m, n)
+    counts = np.diff(start).astype(np.float64)
+    return np.prod(counts[vectors], axis=1)
+
+
+@lru_cache(maxsize=None)
+def batch_plan(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row-sum vectors and batch boundaries: batch b covers vectors[bounds[b]:bounds[b+1]].
+
+    Consecutive vectors are grouped until the estimated work reaches
+    TARGET_WORK, so batches are short and the plan depends only on (m, n).
+    """
+    vectors = row_sum_vectors(m, n)
+    work = _work_estimate(m, n, vectors)
+    bounds = [0]
+    acc = 0.0
+    for k, w in enumerate(work):
+        acc += w
+        if acc >= TARGET_WORK:
+            bounds.append(k + 1)
+            acc = 0.0
+    if bounds[-1] != len(vectors):
+        bounds.append(len(vectors))
+    return vectors, np.array(bounds, dtype=np.int64)
+
+
+# ------------------------------------------------------------------ kernels
+@njit(cache=True, nogil=True)
+def _mask_values(mask, N, out):
+    k = 0
+    for v in range(1, N + 1):
+        if (mask >> v) & 1:
+            out[k] = v
+            k += 1
+
+
+@njit(cache=True, nogil=True)
+def _arrange(m, n, vals, T, rs, cs, r, keys, nkeys, bits, colsum, sorted_r_desc):
+    """All trade-free arrangements of the row sets ``vals`` (row 0 fixed increasing).
+
+    Appends the encoded sorted column-sum vector of each surviving table to
+    ``keys`` (while there is room); returns the new number of keys (counting
+    those that did not fit).
+    """
+    N = m * n
+    for j in range(n):
+        T[0, j] = vals[0, j]
+    for a in range(n):
+        for b in range(a + 1, n):
+            cs[a, b, 1] = T[0, a] - T[0, b]
+    cand = np.full(N, -1, np.int64)   # index into vals[i] tried at each cell
+    rowused = np.zeros(m, np.int64)   # bit k: vals[i, k] placed in row i
+    p = n
+    while p >= n:
+        if p == N:
+            # a trade-free table: record its sorted column sums
+            for j in range(n):
+                s = 0
+                for i in range(m):
+                    s += T[i, j]
+                colsum[j] = s
+            cs_sorted = np.sort(colsum)
+            keep = True
+            if m == n:
+                # orientation: r sorted decreasingly must be lexicographically smaller
+                for k in range(m):
+                    a = sorted_r_desc[k]
+                    b = cs_sorted[n - 1 - k]
+                    if a != b:
+                        keep = a < b
+                        break
+            if keep:
+                if nkeys < keys.shape[0]:
+                    key = np.int64(0)
+                    for k in range(n):
+                        key = (key << bits) | cs_sorted[k]
+                    keys[nkeys] = key
+                nkeys += 1
+            p -= 1
+            continue
+        i = p // n
+        j = p % n
+        k = cand[p]
+        if k >= 0:
+            rowused[i] &= ~(np.int64(1) << k)
+        k += 1
+        found = False
+        bj = 1 << j
+        bi = 1 << i
+        while k < n:
+            if (rowused[i] >> k) & 1:
+                k += 1
+                continue
+            v = vals[i, k]
+            good = True
+            # row pairs (l, i): no set of columns 0..j through j with equal partial sums
+            for l in range(i):
+                d = v - T[l, j]
+                for mask in range(bj):
+                    s = rs[i, l, mask] + d
+                    if s == 0:
+                        good = False
+                        break
+                    rs[i, l, mask | bj] = s
+                if not good:
+                    break
+            if good:
+                # column pairs (a, j): no set of rows 0..i through i with equal partial sums
+                for a in range(j):
+                    e = T[i, a] - v
+                    for mask in range(bi):
+                        s = cs[a, j, mask] + e
+                        if s == 0:
+                            good = False
+                            break
+                        cs[a, j, mask | bi] = s
+                    if not good:
+                        break
+            if good:
+                found = True
+                break
+            k += 1
+        if not found:
+            cand[p] = -1
+            p -= 1
+            continue
+        cand[p] = k
+        rowused[i] |= np.int64(1) << k
+        T[i, j] = vals[i, k]
+        p += 1
+        if p < N:
+            cand[p] = -1
+    return nkeys
+
+
+@njit(cache=True, nogil=True)
+def _partitions_for(m, n, r, masks, start, vals, T, rs, cs, keys, nkeys, bits, colsum, sorted_r_desc):
+    """Enumerate the row-set partitions with row sums r (increasing) and arrange each."""
+    N = m * n
+    full = np.int64(0)
+    for v in range(1, N + 1):
+        full |= np.int64(1) << v
+    pos = np.zeros(m, np.int64)
+    chosen = np.zeros(m, np.int64)
+    used = np.zeros(m + 1, np.int64)   # used[d] = union of rows 0..d-1
+    d = 0
+    pos[0] = start[r[0]] - 1
+    while d >= 0:
+        if d == m - 1:
+            rest = full & ~used[d]
+            chosen[d] = rest   # its sum is r[m-1] since the total is fixed
+            for i in range(m):
+                _mask_values(chosen[i], N, vals[i])
+            nkeys = _arrange(m, n, vals, T, rs, cs, r, keys, nkeys, bits, colsum, sorted_r_desc)
+            d -= 1
+            continue
+        pos[d] += 1
+        s = r[d]
+        while pos[d] < start[s + 1] and (masks[pos[d]] & used[d]) != 0:
+            pos[d] += 1
+        if pos[d] >= start[s + 1]:
+            d -= 1
+            continue
+        chosen[d] = masks[pos[d]]
+        used[d + 1] = used[d] | chosen[d]
+        d += 1
+        if d < m - 1:
+            pos[d] = start[r[d]] - 1
+    return nkeys
+
+
+@njit(cache=True, nogil=True)
+def atlas_vectors_kernel(m, n, vectors, masks, start, key_buf, records, chi2, counters):
+    """Unique open puzzles whose sorted row sums are among ``vectors``.
+
+    ``key_buf`` int64[K] scratch for the surviving column-sum keys of one
+    vector; ``records`` int64[R, m + n + 2·m·n + 2] and ``chi2`` float64[R]
+    receive the puzzles (layout in the module comment).  counters (int64[4])
+    gets: puzzles found, trade-free tables, candidates checked, and the
+    largest key count of one vector (if it exceeds len(key_buf), the caller
+    retries with a bigger buffer and the records are incomplete).
+    Returns the number of puzzles.
+    """
+    N = m * n
+    bits = 1
+    while (1 << bits) <= m * N:
+        bits += 1
+    cmask = (np.int64(1) << bits) - 1
+    vals = np.zeros((m, n), np.int64)
+    T = np.zeros((m, n), np.int64)
+    rs = np.zeros((m, m, 1 << n), np.int64)
+    cs = np.zeros((n, n, 1 << m), np.int64)
+    colsum = np.zeros(n, np.int64)
+    c = np.zeros(n, np.int64)
+    givens = np.zeros((m, n), np.int16)
+    sol = np.zeros((1, m, n), np.int16)
+    setup = np.zeros((m, n), np.int16)
+    found = 0
+    for q in range(vectors.shape[0]):
+        r = vectors[q]
+        sorted_r_desc = r[::-1].copy()
+        nkeys = _partitions_for(m, n, r, masks, start, vals, T, rs, cs, key_buf, 0, bits, colsum,
+                                sorted_r_desc)
+        counters[1] += nkeys
+        if nkeys > counters[3]:
+            counters[3] = nkeys
+        if nkeys > key_buf.shape[0]:
+            continue
+        keys = np.sort(key_buf[:nkeys])
+        a = 0
+        while a < nkeys:
+            b = a + 1
+            while b < nkeys and keys[b] == keys[a]:
+                b += 1
+            if b == a + 1:
+                key = keys[a]
+                for k in range(n - 1, -1, -1):
+                    c[k] = key & cmask
+                    key >>= bits
+                counters[2] += 1
+                cnt, _ = solve_survo_kernel(r, c, givens, 2, sol)
+                if cnt == 1:
+                    if found < records.shape[0]:
+                        rec = records[found]
+                        for i in range(m):
+                            rec[i] = r[i]
+                        for j in range(n):
+                            rec[m + j] = c[j]
+                        product_setup_kernel(r, c, setup)
+                        o = m + n
+                        for i in range(m):
+                            for j in range(n):
+                                rec[o + i * n + j] = sol[0, i, j]
+                                rec[o + N + i * n + j] = setup[i, j]
+                        rec[o + 2 * N] = w_of_kernel(setup, r, c)
+                        rec[o + 2 * N + 1] = min_swaps_kernel(setup, sol[0])
+                        chi2[found] = chi_square_kernel(sol[0])
+                    found += 1
+            a = b
+    counters[0] += found
+    return found
+
+
+# ------------------------------------------------------------------ results
+def record_width(m: int, n: int) -> int:
+    return m + n + 2 * m * n + 2
+
+
+@dataclass
+class AtlasResult:
+    """Merged (or one batch's) atlas: puzzle records and exact counters.
+
+    ``records`` int64[k, record_width]: row sums | column sums | solution |
+    setup | W | min swaps; ``chi2`` float64[k].
+    """
+
+    m: int
+    n: int
+    records: np.ndarray
+    chi2: np.ndarray
+    tables: int = 0          # trade-free tables met
+    candidates: int = 0      # margins met once among them (checked exactly)
+    vectors_done: int = 0
+    seconds: float = 0.0
+
+    @property
+    def count(self) -> int:
+        return int(self.records.shape[0])
+
+    # -- columns
+    def row_sums(self) -> np.ndarray:
+        return self.records[:, :self.m]
+
+    def col_sums(self) -> np.ndarray:
+        return self.records[:, self.m:self.m + self.n]
+
+    def solutions(self) -> np.ndarray:
+        o = self.m + self.n
+        return self.records[:, o:o + self.m * self.n].reshape(-1, self.m, self.n)
+
+    def setups(self) -> np.ndarray:
+        o = self.m + self.n + self.m * self.n
+        return self.records[:, o:o + self.m * self.n].reshape(-1, self.m, self.n)
+
+    def w(self) -> np.ndarray:
+        return self.records[:, -2]
+
+    def swaps(self) -> np.ndarray:
+        return self.records[:, -1]
+
+    # -- distributions
+    def swaps_hist(self) -> list[int]:
+        s = self.swaps()
+        return np.bincount(s, minlength=1).tolist() if len(s) else []
+
+    def w_hist(self) -> list[int]:
+        w = self.w()
+        return np.bincount(w, minlength=1).tolist() if len(w) else []
+
+    def swaps_mean_sd(self) -> tuple[float, float]:
+        s = self.swaps().astype(np.float64)
+        if len(s) == 0:
+            return float("nan"), float("nan")
+        return float(s.mean()), float(s.std())
+
+    def w_table(self, bins=None) -> list[tuple[str, int, float]]:
+        """Seed 001's W table: (W bin, frequency, % of them solvable in < 6 swaps).
+
+        Bins: "0-4" then every even W (as seed 001 prints them) up to the largest W met.
+        """
+        w = self.w()
+        s = self.swaps()
+        if bins is None:
+            top = int(w.max()) if len(w) else 0
+            bins = [("0-4", 0, 4)] + [(str(x), x, x) for x in range(6, max(top, 6) + 1, 2)]
+        out = []
+        for label, lo, hi in bins:
+            sel = (w >= lo) & (w <= hi)
+            k = int(sel.sum())
+            pct = 100.0 * float((s[sel] < 6).sum()) / k if k else float("nan")
+            out.append((label, k, pct))
+        return out
+
+    def under6_percent(self) -> float:
+        s = self.swaps()
+        return 100.0 * float((s < 6).sum()) / len(s) if len(s) else float("nan")
+
+    def describe(self, seconds: float | None = None) -> dict:
+        mean, sd = self.swaps_mean_sd()
+        return {
+            "m": self.m, "n": self.n, "count": self.count,
+            "swaps_hist": self.swaps_hist(), "W_hist": self.w_hist(),
+            "W_table": [{"W": lab, "count": k, "under6_percent": round(p, 1)} for lab, k, p in self.w_table()],
+            "under6_percent": round(self.under6_percent(), 1),
+            "swaps_mean": mean, "swaps_sd": sd,
+            "chi2_min": float(self.chi2.min()) if self.count else None,
+            "chi2_max": float(self.chi2.max()) if self.count else None,
+            "trade_free_tables": self.tables, "candidates_checked": self.candidates,
+            "seconds": self.seconds if seconds is None else seconds,
+        }
+
+    def puzzle_line(self, k: int) -> str:
+        """One line of the atlas file (see ``write_atlas``)."""
+        rec = self.records[k]
+        m, n, N = self.m, self.n, self.m * self.n
+        o = m + n
+
+        def tab(a):
+            return "/".join(" ".join(str(int(x)) for x in a[i * n:(i + 1) * n]) for i in range(m))
+
+        return (f"{' '.join(map(str, rec[:m]))} | {' '.join(map(str, rec[m:o]))} | "
+                f"{tab(rec[o:o + N])} | {tab(rec[o + N:o + 2 * N])} | "
+                f"{int(rec[-2])} | {int(rec[-1])} | {self.chi2[k]:.4f}")
+
+
+def empty_result(m: int, n: int) -> AtlasResult:
+    return AtlasResult(m, n, np.zeros((0, record_width(m, n)), np.int64), np.zeros(0))
+
+
+def merge_results(a: AtlasResult, b: AtlasResult) -> AtlasResult:
+    return AtlasResult(a.m, a.n, np.concatenate([a.records, b.records]), np.concatenate([a.chi2, b.chi2]),
+                       a.tables + b.tables, a.candidates + b.candidates, a.vectors_done + b.vectors_done,
+                       a.seconds + b.seconds)
+
+
+ATLAS_HEADER = ("# row sums | column sums | solution (rows split by /) | product setup | W | "
+                "min swaps from the setup | chi-square")
+
+
+def write_atlas(path, result: AtlasResult) -> None:
+    """One puzzle per line, in the order of the run (sorted row-sum vectors)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(f"# Survo atlas {result.m}x{result.n}: {result.count} essentially different "
+                 "uniquely solvable open puzzles\n")
+        fh.write(ATLAS_HEADER + "\n")
+        for k in range(result.count):
+            fh.write(result.puzzle_line(k) + "\n")
+
+
+def parse_atlas_line(line: str, m: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Row sums, column sums and solution of one atlas line."""
+    parts = [p.strip() for p in line.split("|")]
+    if len(parts) != 7:
+        raise ValueError(f"atlas line needs 7 fields separated by '|', got {len(parts)}: {line!r}")
+    r = np.array(parts[0].split(), dtype=np.int64)
+    c = np.array(parts[1].split(), dtype=np.int64)
+    sol = np.array([row.split() for row in parts[2].split("/")], dtype=np.int64)
+    if r.shape != (m,) or c.shape != (n,) or sol.shape != (m, n):
+        raise ValueError(f"atlas line does not fit {m}x{n}: {line!r}")
+    return r, c, sol
+
+
+# ------------------------------------------------------------------ batch job
+def check_size(m: int, n: int) -> None:
+    if not (2 <= m <= 8 and 2 <= n <= 8):
+        raise ValueError(f"atlas size {m}x{n}: rows and columns must be between 2 and 8")
+    if m > n:
+        raise ValueError(f"atlas size {m}x{n}: give the smaller side first ({n}x{m} is the same atlas transposed)")
+    if m * n > MAX_CELLS:
+        raise ValueError(f"atlas size {m}x{n}: at most {MAX_CELLS} cells")
+
+
+def run_vectors(m: int, n: int, vectors: np.ndarray) -> AtlasResult:
+    """The atlas part for the given sorted row-sum vectors (one batch)."""
+    t0 = time.perf_counter()
+    masks, start = subset_tables(m, n)
+    vectors = np.ascontiguousarray(vectors, dtype=np.int64).reshape(-1, m)
+    key_cap = 1 << 16
+    rec_cap = 1 << 12
+    while True:
+        key_buf = np.zeros(key_cap, np.int64)
+        records = np.zeros((rec_cap, record_width(m, n)), np.int64)
+        chi2 = np.zeros(rec_cap)
+        counters = np.zeros(4, np.int64)
+        found = atlas_vectors_kernel(m, n, vectors, masks, start, key_buf, records, chi2, counters)
+        if counters[3] > key_cap:
+            key_cap = int(counters[3]) + 1024
+            continue
+        if found > rec_cap:
+            rec_cap = int(found)
+            continue
+        break
+    return AtlasResult(m, n, records[:found].copy(), chi2[:found].copy(), int(counters[1]), int(counters[2]),
+                       len(vectors), time.perf_counter() - t0)
+
+
+class SurvoAtlasJob(BatchJob):
+    """Every essentially different uniquely solvable open m×n Survo puzzle, in batches.
+
+    Batch b covers a fixed group of row-sum vectors (``batch_plan``); the run
+    seed is unused (the enumeration is exact).  ``n_batches()`` batches make
+    the whole atlas.
+    """
+
+    kind = "survo_atlas"
+
+    def __init__(self, m: int, n: int):
+        check_size(int(m), int(n))
+        super().__init__(m=int(m), n=int(n))
+        self.m, self.n = int(m), int(n)
+
+    def n_batches(self) -> int:
+        return len(batch_plan(self.m, self.n)[1]) - 1
+
+    def run_batch(self, batch_index: int, seed: int) -> AtlasResult:
+        vectors, bounds = batch_plan(self.m, self.n)
+        if not 0 <= batch_index < len(bounds) - 1:
+            return self.empty()
+        return run_vectors(self.m, self.n, vectors[bounds[batch_index]:bounds[batch_index + 1]])
+
+    def merge(self, a: AtlasResult, b: AtlasResult) -> AtlasResult:
+        return merge_results(a, b)
+
+    def empty(self) -> AtlasResult:
+        return empty_result(self.m, self.n)
+
+    def warm_up(self) -> None:
+        warm_up()
+
+    def describe(self, total: AtlasResult) -> dict:
+        return total.describe()
+
+
+def warm_up() -> None:
+    """Compile the atlas kernels on the 2×2 atlas."""
+    run_vectors(2, 2, row_sum_vectors(2, 2))
