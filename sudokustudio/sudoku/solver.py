@@ -6,22 +6,29 @@ threads run them in parallel.
 Representation (after the JCZ / fsss2 family of solvers): for each digit d and
 band b (three rows), one 27-bit integer ``F[3*d + b]`` holds the cells of the
 band where d is still possible; bit ``9*r + c`` is row ``3*b + r``, column c,
-so bit ``i`` of band b is cell ``27*b + i``.  A band's logic is table driven:
+so bit ``i`` of band b is cell ``27*b + i``.  Propagation is table driven:
 
 * in a band, digit d takes one cell in each of the three rows and one in
   each of the three boxes, i.e. a permutation row -> box.  From the 3x3
   "row r has d in box x" pattern a 512-entry table gives the cells that lie on
   some such permutation; everything else goes.  That covers hidden singles
   in rows and boxes and the row/box locked candidates of the band at once;
+* the same permutation argument on a stack (column x band pattern of d)
+  gives the column/box locked candidates;
 * a row with a single cell left places d there: the cell leaves the other
   digits of the band and its column leaves d's other two bands;
 * naked singles (a cell left with one digit) and hidden singles in columns
-  are found by bit-parallel counts across the digits / rows;
-* search branches on the first cell with two candidates, otherwise on a
-  cell with the fewest, as a binary choice "d here" / "d not here".
+  are found by bit-parallel counts across the digits / rows.
 
-A search state is one int64 row: F[27], the F last processed P[27] (work is
-only done for a digit-band that changed), the unsolved cells U[3] of each band.
+Search is a binary choice "d in cell" / "d not in cell" on a bivalue cell
+(among those, the one with the most unsolved peers; otherwise a cell with the
+fewest candidates).  The degree tie-break halves the search tree of the
+hardest puzzles compared with "first bivalue cell".
+
+A search state is one int64 row: F[27], the F last processed by the band
+logic P[27] and by the column logic Q[27] (work is only done for what
+changed), the unsolved cells U[3] of each band and the pending alternative
+of the branch taken from this state.
 """
 from __future__ import annotations
 
@@ -39,7 +46,12 @@ class NoSolutionError(ValueError):
 FULL27 = 0x7FFFFFF
 _P = 27          # offset of the "last processed" copy of F in a state row
 _U = 54          # offset of the three unsolved-cell masks
-STATE = 57
+_Q = 57          # F as of the last column / stack check of each digit
+_ALT = 84        # pending alternative of a branch: digit-band index, cell bit
+STATE = 86
+DIGIT_BANDS = 0o7          # the three bands of digit 0 as dirty bits
+BAND_DIGITS = 0o111111111  # the nine digits of band 0 as dirty bits
+COLUMN = 0o1001001         # column 0 of a band
 MAX_DEPTH = 84   # pending alternatives <= placements on the current path <= 81
 
 
@@ -66,10 +78,19 @@ def _build_tables():
         for rr in range(3):
             m |= 0o7 << (9 * rr + 3 * (c // 3))
         band_peers[i] = m & ~(1 << i)
-    return shrink, row_single, complex_mask, band_peers
+    perm9 = np.zeros(512, dtype=np.int64)  # same on a 3x3 pattern, result as 9 bits
+    for s in range(512):
+        m = 0
+        for p in perms:
+            if all(s >> (3 * r + p[r]) & 1 for r in range(3)):
+                for r in range(3):
+                    m |= 1 << (3 * r + p[r])
+        perm9[s] = m
+    return shrink, row_single, complex_mask, band_peers, perm9
 
 
-SHRINK, ROW_SINGLE, COMPLEX, BAND_PEERS = _build_tables()
+SHRINK, ROW_SINGLE, COMPLEX, BAND_PEERS, PERM9 = _build_tables()
+POP9 = np.array([bin(v).count('1') for v in range(512)], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -84,36 +105,39 @@ def _propagate(s):
 
     Works in place on state row ``s``; returns False on a contradiction.
     """
+    dirty = 0
+    for i in range(27):
+        if s[i] != s[_P + i]:
+            dirty |= 1 << i
     while True:
-        again = True
-        while again:
-            again = False
-            for i in range(27):
-                a = s[i]
-                if a == s[_P + i]:
-                    continue
-                sh = SHRINK[a & 0x1FF] | (SHRINK[(a >> 9) & 0x1FF] << 3) | (SHRINK[a >> 18] << 6)
-                a &= COMPLEX[sh]
-                if a == 0:
-                    return False
-                s[i] = a
-                s[_P + i] = a
-                b = i % 3
-                placed = (ROW_SINGLE[a & 0x1FF] | (ROW_SINGLE[(a >> 9) & 0x1FF] << 9)
-                          | (ROW_SINGLE[a >> 18] << 18))
-                new = placed & s[_U + b]
-                if new:
-                    s[_U + b] &= ~new
-                    cols = _fold(new)
-                    keep = ~(cols | (cols << 9) | (cols << 18))
-                    base = i - b
-                    for bb in range(3):
-                        if bb != b:
-                            s[base + bb] &= keep
-                    for j in range(b, 27, 3):
-                        if j != i:
-                            s[j] &= ~new
-                again = True
+        while dirty:
+            i = trailing_zeros(dirty)
+            dirty &= dirty - 1
+            a = s[i]
+            if a == s[_P + i]:
+                continue
+            sh = SHRINK[a & 0x1FF] | (SHRINK[(a >> 9) & 0x1FF] << 3) | (SHRINK[a >> 18] << 6)
+            a &= COMPLEX[sh]
+            if a == 0:
+                return False
+            s[i] = a
+            s[_P + i] = a
+            b = i % 3
+            placed = (ROW_SINGLE[a & 0x1FF] | (ROW_SINGLE[(a >> 9) & 0x1FF] << 9)
+                      | (ROW_SINGLE[a >> 18] << 18))
+            new = placed & s[_U + b]
+            if new:
+                s[_U + b] &= ~new
+                cols = _fold(new)
+                keep = ~(cols | (cols << 9) | (cols << 18))
+                base = i - b
+                for bb in range(3):
+                    if bb != b:
+                        s[base + bb] &= keep
+                for j in range(b, 27, 3):
+                    if j != i:
+                        s[j] &= ~new
+                dirty |= (DIGIT_BANDS << base) | (BAND_DIGITS << b)
         # naked singles: an unsolved cell with one candidate
         found = False
         for b in range(3):
@@ -133,6 +157,7 @@ def _propagate(s):
                 for d in range(9):
                     if s[3 * d + b] & bit:
                         s[3 * d + b] &= ~peers
+                        dirty |= 1 << (3 * d + b)
                         break
                 found = True
         if found:
@@ -142,6 +167,8 @@ def _propagate(s):
             a0 = s[3 * d]
             a1 = s[3 * d + 1]
             a2 = s[3 * d + 2]
+            if a0 == s[_Q + 3 * d] and a1 == s[_Q + 3 * d + 1] and a2 == s[_Q + 3 * d + 2]:
+                continue
             once = a0 & 0x1FF
             twice = 0
             seg = (a0 >> 9) & 0x1FF
@@ -162,6 +189,39 @@ def _propagate(s):
                 once |= seg
             if once != 0x1FF:
                 return False
+            # Q gets F before the stack logic, so a digit it changes is looked at again
+            s[_Q + 3 * d] = a0
+            s[_Q + 3 * d + 1] = a1
+            s[_Q + 3 * d + 2] = a2
+            # stack (column x band pattern of d) permutations: column/box locked candidates
+            f0 = _fold(a0)
+            f1 = _fold(a1)
+            f2 = _fold(a2)
+            k0 = 0
+            k1 = 0
+            k2 = 0
+            for t in range(0, 9, 3):
+                allowed = PERM9[((f0 >> t) & 7) | (((f1 >> t) & 7) << 3) | (((f2 >> t) & 7) << 6)]
+                if allowed == 0:
+                    return False
+                k0 |= (allowed & 7) << t
+                k1 |= ((allowed >> 3) & 7) << t
+                k2 |= (allowed >> 6) << t
+            if k0 != f0:
+                a0 &= k0 * 0x40201
+                s[3 * d] = a0
+                dirty |= 1 << (3 * d)
+                found = True
+            if k1 != f1:
+                a1 &= k1 * 0x40201
+                s[3 * d + 1] = a1
+                dirty |= 2 << (3 * d)
+                found = True
+            if k2 != f2:
+                a2 &= k2 * 0x40201
+                s[3 * d + 2] = a2
+                dirty |= 4 << (3 * d)
+                found = True
             solved = _fold((a0 & ~s[_U]) | (a1 & ~s[_U + 1]) | (a2 & ~s[_U + 2]))
             hs = once & ~twice & ~solved
             while hs:
@@ -172,15 +232,49 @@ def _propagate(s):
                     cell = s[3 * d + b] & cm
                     if cell:
                         s[3 * d + b] &= ~BAND_PEERS[trailing_zeros(cell)]
+                        dirty |= 1 << (3 * d + b)
                         found = True
                         break
         if not found:
             return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _pop27(x):
+    return POP9[x & 0x1FF] + POP9[(x >> 9) & 0x1FF] + POP9[x >> 18]
+
+
+@njit(cache=True, nogil=True)
+def _most_peers(s, m0, m1, m2):
+    """(band, cell bit) of the cell in masks m0..m2 with the most unsolved peers."""
+    best = -1
+    best_b = 0
+    best_bit = 0
+    for b in range(3):
+        t = m0 if b == 0 else (m1 if b == 1 else m2)
+        if t == 0:
+            continue
+        u = s[_U + b]
+        u_other_bands = s[_U + (b + 1) % 3] | s[_U + (b + 2) % 3]
+        while t:
+            bit = t & -t
+            t ^= bit
+            i = trailing_zeros(bit)
+            score = _pop27(u & BAND_PEERS[i]) + _pop27(u_other_bands & (COLUMN << (i % 9)))
+            if score > best:
+                best = score
+                best_b = b
+                best_bit = bit
+    return best_b, best_bit
+
+
 @njit(cache=True, nogil=True)
 def _choose_cell(s):
-    """(band, cell bit) of the first bivalue cell, else of a cell with the fewest candidates."""
+    """(band, cell bit) to branch on: a bivalue cell, else one with the fewest candidates;
+    ties go to the most unsolved peers."""
+    p0 = 0
+    p1 = 0
+    p2 = 0
     for b in range(3):
         once = 0
         twice = 0
@@ -191,13 +285,20 @@ def _choose_cell(s):
             twice |= once & a
             once |= a
         pairs = twice & ~thrice & s[_U + b]
-        if pairs:
-            return b, pairs & -pairs
+        if b == 0:
+            p0 = pairs
+        elif b == 1:
+            p1 = pairs
+        else:
+            p2 = pairs
+    if p0 | p1 | p2:
+        return _most_peers(s, p0, p1, p2)
+    # no bivalue cell: bit-sliced counters c0..c3 of the candidates of every cell
     best_k = 10
-    best_b = 0
-    best_bit = 0
+    m0 = 0
+    m1 = 0
+    m2 = 0
     for b in range(3):
-        # bit-sliced counters c0..c3 of the candidates of every cell
         c0 = 0
         c1 = 0
         c2 = 0
@@ -212,17 +313,23 @@ def _choose_cell(s):
             c2 ^= k1
             c3 |= k2
         u = s[_U + b]
-        for k in range(3, best_k):
+        for k in range(3, best_k + 1):
             m = u & (c0 if k & 1 else ~c0) & (c1 if k & 2 else ~c1)
             m &= (c2 if k & 4 else ~c2) & (c3 if k & 8 else ~c3)
             if m:
-                best_k = k
-                best_b = b
-                best_bit = m & -m
+                if k < best_k:
+                    best_k = k
+                    m0 = 0
+                    m1 = 0
+                    m2 = 0
+                if b == 0:
+                    m0 = m
+                elif b == 1:
+                    m1 = m
+                else:
+                    m2 = m
                 break
-        if best_k == 3:
-            break
-    return best_b, best_bit
+    return _most_peers(s, m0, m1, m2)
 
 
 @njit(cache=True, nogil=True)
@@ -231,6 +338,7 @@ def _init_state(puzzle, s):
     for i in range(27):
         s[i] = FULL27
         s[_P + i] = -1
+        s[_Q + i] = -1
     for b in range(3):
         s[_U + b] = FULL27
     for c in range(81):
@@ -264,12 +372,12 @@ def _search(puzzle, limit, solution, randomize, rng, stack):
     ``randomize`` the branch digit is drawn from ``rng``.  ``guesses`` counts
     the branches entered (both "d here" and "d not here").
     """
-    cur = stack[0]
-    if not _init_state(puzzle, cur):
+    if not _init_state(puzzle, stack[0]):
         return 0, 0
     count = 0
     guesses = 0
-    sp = 1
+    sp = 0
+    cur = stack[0]
     ok = _propagate(cur)
     while True:
         if ok:
@@ -279,7 +387,6 @@ def _search(puzzle, limit, solution, randomize, rng, stack):
                     _write_solution(cur, solution)
                 if count >= limit:
                     return count, guesses
-                ok = False
             else:
                 b, bit = _choose_cell(cur)
                 d = 0
@@ -298,19 +405,23 @@ def _search(puzzle, limit, solution, randomize, rng, stack):
                 else:
                     while not cur[3 * d + b] & bit:
                         d += 1
-                alt = stack[sp]
-                alt[:] = cur
-                alt[3 * d + b] &= ~bit
+                # the parent row keeps the alternative "d not in this cell" for later
+                cur[_ALT] = 3 * d + b
+                cur[_ALT + 1] = bit
+                child = stack[sp + 1]
+                child[:] = cur
                 sp += 1
+                cur = child
                 cur[3 * d + b] &= ~BAND_PEERS[trailing_zeros(bit)]
                 guesses += 1
                 ok = _propagate(cur)
                 continue
         # dead end or solution counted: resume the latest alternative
-        if sp == 1:
+        if sp == 0:
             return count, guesses
         sp -= 1
-        cur[:] = stack[sp]
+        cur = stack[sp]
+        cur[cur[_ALT]] &= ~cur[_ALT + 1]
         guesses += 1
         ok = _propagate(cur)
 
