@@ -386,7 +386,7 @@ def _cells_mask(cells) -> tuple[int, int]:
 
 
 def harvest_cell_sets(grid: np.ndarray, seed: int = 1, random_sets: int = 200,
-                      six_digits: bool = False) -> tuple[np.ndarray, np.ndarray]:
+                      six_digits: bool = False, quick: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The cell sets emptied by the harvest.
 
     Digit sets of 2-4 digits over the whole grid find every UA using at most
@@ -394,15 +394,19 @@ def harvest_cell_sets(grid: np.ndarray, seed: int = 1, random_sets: int = 200,
     only the digits the grid has there).  5- and 6-digit sets restricted to
     two bands or two stacks, single bands and stacks, and random cell sets
     find larger ones.  ``six_digits`` adds 6-digit sets on two bands or
-    stacks (about 4% more UAs of size 12 for 3x the time).
+    stacks (about 4% more UAs of size 12 for 3x the time).  ``quick``: only
+    2- and 3-digit sets (milliseconds; all UAs of sizes 4 and 6 and most
+    small ones) for the UA pre-test.
     """
     grid = np.asarray(grid)
     sets: list[tuple[int, int]] = []
     rows = ROW
     cols = COL
-    for nd in (2, 3, 4):
+    for nd in ((2, 3) if quick else (2, 3, 4)):
         for ds in combinations(range(1, 10), nd):
             sets.append(_cells_mask(np.flatnonzero(np.isin(grid, ds))))
+    if quick:
+        return (np.array([s[0] for s in sets], dtype=np.uint64), np.array([s[1] for s in sets], dtype=np.uint64))
     pairs = [(0, 1), (0, 2), (1, 2)]
     for nd in ((5, 6) if six_digits else (5,)):
         for ds in combinations(range(1, 10), nd):
@@ -459,7 +463,7 @@ class UASet:
 
 
 def harvest(grid, max_size: int = 12, seed: int = 1, random_sets: int = 200,
-            cap_per_set: int = 20000, six_digits: bool = False) -> UASet:
+            cap_per_set: int = 20000, six_digits: bool = False, quick: bool = False) -> UASet:
     """Harvest minimal UAs of ``grid`` with at most ``max_size`` cells.
 
     Every UA returned is exactly minimal (each is shrunk by the solver, see
@@ -468,7 +472,7 @@ def harvest(grid, max_size: int = 12, seed: int = 1, random_sets: int = 200,
     """
     g = _as_grid(grid)
     t0 = time.perf_counter()
-    elo, ehi = harvest_cell_sets(g, seed, random_sets, six_digits)
+    elo, ehi = harvest_cell_sets(g, seed, random_sets, six_digits, quick)
     cap_out = 400_000
     out_lo = np.empty(cap_out, dtype=np.uint64)
     out_hi = np.empty(cap_out, dtype=np.uint64)
@@ -1125,6 +1129,28 @@ class UASearchJob(BatchJob):
         return {"puzzles": total["puzzles"], "nodes": int(s[S_NODES]) + pre, "leaves_checked": int(s[S_LEAVES]),
                 "uas_added": int(s[S_ADDED]), "forward_prunes": int(s[S_FORWARD_PRUNES]),
                 "nonminimal_unique": int(s[S_NONMINIMAL]), "overflow": int(s[S_OVERFLOW])}
+
+
+class UAHarvestJob(BatchJob):
+    """The harvest as a one-batch job, so a UI can run it off the GUI thread
+    with the same runner as everything else.  Result: dict(lo, hi, groups,
+    exact, seconds)."""
+
+    kind = "ua_harvest"
+
+    def __init__(self, grid: str, max_size: int = 12, six_digits: bool = False):
+        super().__init__(grid=grid, max_size=max_size, six_digits=six_digits)
+
+    def run_batch(self, batch_index: int, seed: int):
+        uas = harvest(self.spec["grid"], self.spec["max_size"], six_digits=self.spec["six_digits"])
+        groups, exact = disjoint_groups(uas)
+        return {"lo": uas.lo, "hi": uas.hi, "groups": groups, "exact": exact, "seconds": uas.seconds}
+
+    def merge(self, a, b):
+        return b if a is None else a
+
+    def empty(self):
+        return None
 
 
 def search(grid, clues: int, force: str = "", *, uas: UASet | None = None, forward: bool = True,

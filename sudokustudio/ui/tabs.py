@@ -5,4 +5,5 @@ A tab class takes (settings, parent) and may define ``open_file(path)``,
 its runners; called when the window closes).
 """
 TABS: list[str] = [
+    "sudokustudio.ui.ua_tab:UATab",  # keep last
 ]

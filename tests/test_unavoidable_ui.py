@@ -1,0 +1,73 @@
+"""The unavoidable-sets tab: harvest into the table, UA selection on the grid,
+disjoint groups, forced search, export, bad input."""
+from __future__ import annotations
+
+import numpy as np
+
+from sudokustudio.sudoku import unavoidable as U
+from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
+from sudokustudio.sudoku.solver import solve
+
+
+def test_ua_tab_harvest_select_search_export(qtbot, settings, shared_data, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    from sudokustudio.ui.ua_tab import UATab
+
+    warnings = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(a[2]))
+    tab = UATab(settings)
+    qtbot.addWidget(tab)
+
+    tab.grid_edit.setText("1234")
+    tab.set_grid_from_text()
+    assert warnings and "81" in warnings[-1]
+    assert tab.grid is None
+
+    p = read_puzzles(shared_data / "puzzles2_17_clue").puzzles[1234]
+    tab.grid_edit.setText(format_puzzle(p))  # a puzzle: its solution becomes the grid
+    tab.set_grid_from_text()
+    g = solve(p)
+    assert (tab.grid == g).all()
+
+    tab.start_harvest()
+    with qtbot.waitSignal(tab.harvest_runner.finished, timeout=120_000):
+        pass
+    n = tab.table.rowCount()
+    assert n == len(tab.uas) > 100
+    sizes = [int(tab.table.item(i, 1).text()) for i in range(n)]
+    assert sizes == sorted(sizes)
+    assert "Clue lower bound" in tab.bound_label.text()
+    group_cells = set(tab.view.group_colour)
+    assert len(group_cells) == sum(len(U.mask_to_cells(tab.uas.lo[i], tab.uas.hi[i])) for i in tab.groups)
+
+    tab.table.selectRow(0)
+    mask = tab.table.item(0, 2).text()
+    cells = {i for i, ch in enumerate(mask) if ch == "1"}
+    assert tab.view.highlight == cells
+    assert set(tab.view.other) == cells  # a minimal UA: every cell changes
+    other = g.copy()
+    for c, d in tab.view.other.items():
+        other[c] = d
+    from sudokustudio.sudoku.grid import is_valid_grid
+
+    assert is_valid_grid(other)
+
+    forced = set(np.flatnonzero(p)[:11].tolist())
+    tab.force_edit.setText("".join("1" if c in forced else "." for c in range(81)))
+    tab.k_spin.setValue(17)
+    tab.start_search()
+    with qtbot.waitSignal(tab.search_runner.finished, timeout=120_000):
+        pass
+    assert format_puzzle(p) in tab.puzzles()
+    assert "nodes/s" in tab.rate_label.text()
+    tab.found.setCurrentRow(0)
+    assert tab.view.clues == {i for i, ch in enumerate(tab.puzzles()[0]) if ch != "."}
+    out = tmp_path / "found.txt"
+    tab.save_puzzles(out)
+    assert out.read_text().split() == tab.puzzles()
+
+    tab.force_edit.setText("..z")
+    tab.start_search()
+    assert "position 3" in warnings[-1]
+    tab.shutdown()
