@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Add a built Sudoku Studio bundle to the current user's desktop menu:
+# the .desktop file goes to ~/.local/share/applications (Exec = this bundle's
+# executable) and the icons to ~/.local/share/icons/hicolor.
+#
+#   dist/sudokustudio/install-desktop-entry.sh [BUNDLE_DIR]
+set -euo pipefail
+
+BUNDLE="$(cd "${1:-$(dirname "${BASH_SOURCE[0]}")}" && pwd)"
+if [[ ! -x "$BUNDLE/sudokustudio" ]]; then
+    echo "install-desktop-entry.sh: no executable $BUNDLE/sudokustudio (build with packaging/build.sh)" >&2
+    exit 1
+fi
+DATA="${XDG_DATA_HOME:-$HOME/.local/share}"
+mkdir -p "$DATA/applications" "$DATA/icons"
+cp -r "$BUNDLE/share/icons/hicolor" "$DATA/icons/"
+sed -e "s|^Exec=.*|Exec=\"$BUNDLE/sudokustudio\"|" -e "s|^TryExec=.*|TryExec=$BUNDLE/sudokustudio|" \
+    "$BUNDLE/share/applications/sudokustudio.desktop" > "$DATA/applications/sudokustudio.desktop"
+command -v update-desktop-database >/dev/null && update-desktop-database "$DATA/applications" || true
+command -v gtk-update-icon-cache >/dev/null && gtk-update-icon-cache -q "$DATA/icons/hicolor" || true
+echo "installed $DATA/applications/sudokustudio.desktop"
