@@ -1,7 +1,11 @@
 """Entry point of the window: ``sudokustudio`` or ``python -m sudokustudio``."""
 from __future__ import annotations
 
+import os
 import sys
+import time
+
+SMOKE_ENV = "SUDOKUSTUDIO_SMOKE"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -20,7 +24,48 @@ def main(argv: list[str] | None = None) -> int:
     apply_style(app)
     win = MainWindow()
     win.show()
+    smoke = os.environ.get(SMOKE_ENV, "")
+    if smoke:
+        _quit_when_shown(app, win, wait_for_kernels=smoke == "kernels")
     return app.exec()
+
+
+def _quit_when_shown(app, win, wait_for_kernels: bool = False, timeout: float = 600.0) -> None:
+    """Smoke test of an installed or frozen app (``SUDOKUSTUDIO_SMOKE=1``): once the
+    window is exposed print "window shown" and quit with status 0; with
+    ``SUDOKUSTUDIO_SMOKE=kernels`` first wait for the kernel warm-up and print its
+    status line (status 1 if a kernel failed).  Status 1 if the window never shows."""
+    from PySide6.QtCore import QTimer
+
+    t0 = time.monotonic()
+    state = {"shown": False}
+
+    def check():
+        handle = win.windowHandle()
+        if not state["shown"] and handle is not None and handle.isExposed():
+            state["shown"] = True
+            print("window shown", flush=True)
+        warm = getattr(win, "_warm_thread", None)
+        warming = wait_for_kernels and warm is not None and warm.is_alive()
+        if state["shown"] and not warming:
+            status = 0
+            if wait_for_kernels and hasattr(win, "_check_warm_up"):
+                win._check_warm_up()  # update the status line now, not on its next timer tick
+                print(f"kernels: {win.kernel_label.text()}", flush=True)
+                errors = getattr(win, "_warm_errors", [])
+                if errors:
+                    print("\n".join(errors), file=sys.stderr, flush=True)
+                    status = 1
+            win.close()
+            app.exit(status)
+        elif time.monotonic() - t0 > timeout:
+            print("window not shown" if not state["shown"] else "kernel warm-up did not finish",
+                  file=sys.stderr, flush=True)
+            app.exit(1)
+        else:
+            QTimer.singleShot(50, check)
+
+    QTimer.singleShot(0, check)
 
 
 if __name__ == "__main__":
