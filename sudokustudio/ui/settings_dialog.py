@@ -7,6 +7,7 @@ every tab's next run goes to the cluster without the tab knowing.
 from __future__ import annotations
 
 import importlib.util
+import sys
 import threading
 
 from PySide6.QtCore import QObject, Qt, Signal, Slot
@@ -87,8 +88,12 @@ class ClusterSettingsDialog(QDialog):
             self.enabled.setChecked(False)
             for w in (self.enabled, self.address, self.test_button):
                 w.setEnabled(False)
-            self.show_status(False, f"Dask is not installed. To run on a cluster, install it with "
-                                    f"<code>{INSTALL_HINT}</code> and restart Sudoku Studio.")
+            if getattr(sys, "frozen", False):  # the desktop bundle leaves Dask out
+                self.show_status(False, "This packaged build runs on this machine only. For cluster runs "
+                                        f"install the Python package: <code>{INSTALL_HINT}</code>.")
+            else:
+                self.show_status(False, f"Dask is not installed. To run on a cluster, install it with "
+                                        f"<code>{INSTALL_HINT}</code> and restart Sudoku Studio.")
         self.enabled.toggled.connect(self._update)
         self._update()
 
