@@ -1,0 +1,309 @@
+"""Puzzle collections: stored in SQLite as they are generated, imported, exported.
+
+A collection is a named list of puzzles with, per puzzle, its clue count, a
+weight (1, or 1/Pr for the weighted sampler) and difficulty metrics.  The
+Generators tab stores each finished batch in one transaction
+(``add_batch``), so a crash loses only batches in flight.  The store is its
+own SQLite (WAL) file next to the run store (``collections.sqlite3``).
+
+Files: ``.txt``/``.sdm`` one puzzle per line (import: trailing fields
+ignored, except a numeric second field read as a weight when asked) and
+``.csv`` with a header (``puzzle`` required; ``clues``, ``generator``,
+``seed``, ``weight`` and metric columns optional).  Every error names the
+file, the line and what is wrong (``CollectionError``).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, parse_puzzle, read_puzzles
+
+EXPORT_SUFFIXES = (".txt", ".sdm", ".csv")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS collections (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT NOT NULL,
+    generator TEXT NOT NULL,
+    spec TEXT NOT NULL DEFAULT '{}',
+    seed TEXT NOT NULL DEFAULT '',
+    source TEXT NOT NULL DEFAULT '',
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS puzzles (
+    collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+    batch_index INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    puzzle TEXT NOT NULL,
+    clues INTEGER NOT NULL,
+    weight REAL NOT NULL DEFAULT 1,
+    metrics TEXT NOT NULL DEFAULT '{}',
+    PRIMARY KEY (collection_id, batch_index, position)
+);
+"""
+
+
+class CollectionError(ValueError):
+    """A collection file or store that cannot be read; the message says where and why."""
+
+
+@dataclass
+class Collection:
+    """Puzzles with weights and metrics, in memory."""
+
+    name: str
+    generator: str
+    puzzles: np.ndarray                       # uint8[N, 81]
+    weights: np.ndarray                       # float[N]
+    metrics: dict = field(default_factory=dict)   # name -> float[N]
+    seed: str = ""
+    source: str = ""
+
+    def __len__(self) -> int:
+        return int(self.puzzles.shape[0])
+
+    @property
+    def clues(self) -> np.ndarray:
+        return np.count_nonzero(self.puzzles, axis=1)
+
+
+def default_collections_path() -> Path:
+    from sudokustudio.jobs.store import default_store_path
+
+    return default_store_path().with_name("collections.sqlite3")
+
+
+class CollectionStore:
+    """Thread-safe SQLite store of collections (one connection, a lock)."""
+
+    def __init__(self, path: str | os.PathLike | None = None):
+        self.path = Path(path) if path is not None else default_collections_path()
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+            self._db.execute("SELECT count(*) FROM collections").fetchone()
+        except sqlite3.DatabaseError as e:
+            raise CollectionError(f"collection store {self.path} is damaged or not a collection store ({e}); "
+                                  f"move it aside to start a new one") from e
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def create(self, name: str, generator: str, spec: dict | None = None, seed="", source: str = "") -> int:
+        with self._lock, self._db:
+            cur = self._db.execute(
+                "INSERT INTO collections(name, generator, spec, seed, source, created) VALUES (?,?,?,?,?,?)",
+                (name, generator, json.dumps(spec or {}, sort_keys=True), str(seed), source, time.time()))
+            return int(cur.lastrowid)
+
+    def add_batch(self, collection_id: int, batch_index: int, puzzles, weights=None, metrics=None) -> None:
+        """Store one batch of puzzles in one transaction (idempotent per batch)."""
+        p = np.asarray(puzzles, dtype=np.uint8).reshape(-1, 81)
+        w = np.ones(p.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
+        metrics = metrics or {}
+        rows = []
+        for i in range(p.shape[0]):
+            m = {k: _scalar(v[i]) for k, v in metrics.items()}
+            rows.append((collection_id, int(batch_index), i, format_puzzle(p[i]), int(np.count_nonzero(p[i])),
+                         float(w[i]), json.dumps(m)))
+        with self._lock, self._db:
+            self._db.executemany("INSERT OR IGNORE INTO puzzles VALUES (?,?,?,?,?,?,?)", rows)
+
+    def add_collection(self, coll: Collection, spec: dict | None = None) -> int:
+        cid = self.create(coll.name, coll.generator, spec, coll.seed, coll.source)
+        self.add_batch(cid, 0, coll.puzzles, coll.weights, coll.metrics)
+        return cid
+
+    def list(self) -> list[dict]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT c.id, c.name, c.generator, c.seed, c.source, c.created,"
+                " (SELECT count(*) FROM puzzles p WHERE p.collection_id = c.id) FROM collections c"
+                " ORDER BY c.id DESC").fetchall()
+        return [dict(id=r[0], name=r[1], generator=r[2], seed=r[3], source=r[4], created=r[5], count=r[6])
+                for r in rows]
+
+    def delete(self, collection_id: int) -> None:
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM puzzles WHERE collection_id=?", (collection_id,))
+            self._db.execute("DELETE FROM collections WHERE id=?", (collection_id,))
+
+    def load(self, collection_id: int) -> Collection:
+        with self._lock:
+            head = self._db.execute("SELECT name, generator, seed, source FROM collections WHERE id=?",
+                                    (collection_id,)).fetchone()
+            if head is None:
+                raise CollectionError(f"no collection {collection_id} in {self.path}")
+            rows = self._db.execute(
+                "SELECT puzzle, weight, metrics FROM puzzles WHERE collection_id=? ORDER BY batch_index, position",
+                (collection_id,)).fetchall()
+        puzzles = np.zeros((len(rows), 81), dtype=np.uint8)
+        weights = np.ones(len(rows))
+        metric_rows = []
+        for i, (text, w, m) in enumerate(rows):
+            try:
+                puzzles[i] = parse_puzzle(text, source=f"collection {collection_id}", line=i + 1)
+                metric_rows.append(json.loads(m))
+            except (PuzzleFormatError, ValueError) as e:
+                raise CollectionError(f"collection {collection_id}, puzzle {i + 1} is damaged: {e}") from e
+            weights[i] = w
+        return Collection(head[0], head[1], puzzles, weights, _metric_columns(metric_rows), head[2], head[3])
+
+
+def _scalar(v):
+    v = v.item() if hasattr(v, "item") else v
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
+def _metric_columns(rows: list[dict]) -> dict:
+    names = []
+    for r in rows:
+        for k in r:
+            if k not in names:
+                names.append(k)
+    return {k: np.array([np.nan if r.get(k) is None else float(r[k]) for r in rows]) for k in names}
+
+
+# ---------------------------------------------------------------- files
+def check_export_path(path: str | os.PathLike) -> None:
+    suffix = Path(path).suffix.lower()
+    if suffix not in EXPORT_SUFFIXES:
+        raise CollectionError(f"{path}: cannot export to {suffix or 'a file without suffix'!r}; "
+                              f"use {', '.join(EXPORT_SUFFIXES)}")
+
+
+def export_puzzles(path, result, generator: str = "", seed="", name: str = "") -> int:
+    """Write a collection or a generator result to .txt/.sdm (one puzzle per
+    line) or .csv (puzzle, clues, generator, seed, weight and metric columns).
+    Returns the number of puzzles written."""
+    check_export_path(path)
+    p = Path(path)
+    puzzles = np.asarray(result.puzzles, dtype=np.uint8).reshape(-1, 81)
+    weights = np.asarray(result.weights, dtype=np.float64) if len(result.weights) == len(puzzles) \
+        else np.ones(len(puzzles))
+    metrics = dict(result.metrics)
+    gen = getattr(result, "generator", "") or generator
+    seed = getattr(result, "seed", "") or seed
+    if p.suffix.lower() == ".csv":
+        with p.open("w", encoding="utf-8", newline="") as f:
+            w = csv.writer(f)
+            w.writerow(["puzzle", "clues", "generator", "seed", "weight", *metrics])
+            for i in range(len(puzzles)):
+                w.writerow([format_puzzle(puzzles[i]), int(np.count_nonzero(puzzles[i])), gen, seed,
+                            repr(float(weights[i])), *[_fmt_metric(metrics[k][i]) for k in metrics]])
+    else:
+        with p.open("w", encoding="utf-8", newline="\n") as f:
+            for i in range(len(puzzles)):
+                f.write(format_puzzle(puzzles[i]) + "\n")
+    return len(puzzles)
+
+
+def _fmt_metric(v) -> str:
+    v = float(v)
+    if not math.isfinite(v):
+        return ""
+    return str(int(v)) if v == int(v) else repr(v)
+
+
+def import_collection(path, *, generator: str | None = None, weight_field: bool = False) -> Collection:
+    """Read a .txt/.sdm/.csv collection.  Raises CollectionError naming the
+    file and line on anything unreadable (bad puzzles are not skipped: a
+    collection for statistics must be read completely or not at all)."""
+    p = Path(path)
+    if not p.exists():
+        raise CollectionError(f"{p}: no such file")
+    name = p.stem
+    gen = generator or ("imported")
+    if p.suffix.lower() == ".csv":
+        return _import_csv(p, gen)
+    try:
+        coll = read_puzzles(p)
+    except PuzzleFormatError as e:
+        raise CollectionError(str(e)) from e
+    if coll.issues:
+        first = coll.issues[0]
+        raise CollectionError(f"{p}, line {first.line}: {first.message} "
+                              f"({len(coll.issues)} unreadable line{'s' if len(coll.issues) > 1 else ''})")
+    if len(coll) == 0:
+        raise CollectionError(f"{p}: no puzzle in the file")
+    weights = np.ones(len(coll))
+    if weight_field:
+        for i, extra in enumerate(coll.extras):
+            try:
+                weights[i] = float(extra.split()[0])
+            except (ValueError, IndexError):
+                raise CollectionError(f"{p}, line {coll.lines[i]}: second field {extra!r} is not a weight") from None
+    return Collection(name, gen, coll.puzzles, weights, {}, "", str(p))
+
+
+def _import_csv(p: Path, gen: str) -> Collection:
+    try:
+        text = p.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise CollectionError(f"{p}: cannot read ({e})") from e
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = [h.strip() for h in next(reader)]
+    except StopIteration:
+        raise CollectionError(f"{p}: empty file, expected a header line with a 'puzzle' column") from None
+    if "puzzle" not in header:
+        raise CollectionError(f"{p}, line 1: no 'puzzle' column in the header {header}")
+    ip = header.index("puzzle")
+    iw = header.index("weight") if "weight" in header else None
+    ig = header.index("generator") if "generator" in header else None
+    iseed = header.index("seed") if "seed" in header else None
+    metric_cols = [i for i, h in enumerate(header) if h not in ("puzzle", "clues", "generator", "seed", "weight")]
+    puzzles, weights, mets = [], [], {header[i]: [] for i in metric_cols}
+    gens, seed = set(), ""
+    for lineno, row in enumerate(reader, start=2):
+        if not row or not any(x.strip() for x in row):
+            continue
+        if len(row) != len(header):
+            raise CollectionError(f"{p}, line {lineno}: {len(row)} fields, the header has {len(header)}")
+        try:
+            puzzles.append(parse_puzzle(row[ip], source=str(p), line=lineno))
+        except PuzzleFormatError as e:
+            raise CollectionError(str(e)) from e
+        if iw is not None:
+            try:
+                w = float(row[iw])
+            except ValueError:
+                raise CollectionError(f"{p}, line {lineno}: weight {row[iw]!r} is not a number") from None
+            if not (w >= 0 and math.isfinite(w)):
+                raise CollectionError(f"{p}, line {lineno}: weight {row[iw]!r} must be finite and >= 0")
+            weights.append(w)
+        else:
+            weights.append(1.0)
+        for i in metric_cols:
+            v = row[i].strip()
+            try:
+                mets[header[i]].append(float(v) if v else np.nan)
+            except ValueError:
+                raise CollectionError(f"{p}, line {lineno}: {header[i]} value {v!r} is not a number") from None
+        if ig is not None:
+            gens.add(row[ig])
+        if iseed is not None and not seed:
+            seed = row[iseed]
+    if not puzzles:
+        raise CollectionError(f"{p}: no puzzle in the file")
+    if len(gens) == 1 and gen == "imported":
+        gen = gens.pop() or gen
+    return Collection(p.stem, gen, np.array(puzzles, dtype=np.uint8), np.array(weights),
+                      {k: np.array(v) for k, v in mets.items()}, seed, str(p))

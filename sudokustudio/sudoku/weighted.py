@@ -1,0 +1,215 @@
+"""Weighted minimal-puzzle sampler built on seed 000's (c, s)-subsets method.
+
+Each sample draws a grid and a uniformly random s-clue subset of it, and
+enumerates every minimal puzzle inside the subset (``minimal.
+minimals_in_subset_kernel``, shared with the estimator).  A c-clue minimal
+puzzle of that grid lies in the subset with probability
+Pr = C(81-c, s-c) / C(81, s), so weighting it by 1/Pr (times the grid weight
+when grids come with one) makes weighted statistics over the found puzzles
+estimate the statistics over all minimal puzzles of the grid source, like
+corrected controlled-bias, at a small fraction of its cost.
+
+The weighted mean clue count is a ratio estimator sum(a)/sum(b) over samples
+(a = sum of c * w, b = sum of w per sample); its standard error comes from
+the per-sample sums (delta method), not from the puzzles, which are
+correlated within a sample.
+
+Grid sources: "pool" (isomorphs of a pool of solver grids; grid weight 1,
+biased like every finite pool) or "sequential" (the estimator's sequential
+sampler, weight 1/q(grid): unbiased over all grids) when
+``estimators.sequential_grid_kernel`` is available.
+"""
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
+from sudokustudio.sudoku.difficulty import METRICS, puzzle_difficulty
+from sudokustudio.sudoku.generators import GenResult, merge_results, describe_result, verify_minimal_kernel
+from sudokustudio.sudoku.grid import random_isomorph_kernel
+from sudokustudio.sudoku.grids import grid_pool
+from sudokustudio.sudoku.minimal import minimals_in_subset_kernel
+
+
+def inclusion_weights(s: int) -> np.ndarray:
+    """1/Pr(c-clue puzzle inside a random s-subset) = C(81,s)/C(81-c,s-c), c = 0..81 (0 where c > s)."""
+    w = np.zeros(82)
+    for c in range(0, s + 1):
+        w[c] = math.comb(81, s) / math.comb(81 - c, s - c)
+    return w
+
+
+def sequential_grid_available() -> bool:
+    try:
+        from sudokustudio.sudoku.estimators import sequential_grid_kernel  # noqa: F401
+    except Exception:
+        return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def subsets_kernel(rng, pool, s, n_samples, max_per_sample, inv_pr, out, out_w, counts, sums):
+    """``n_samples`` subset samples on pool grids.  Writes found puzzles (as
+    random isomorphs) and their weights to out/out_w (up to its size), adds
+    every minimal found to ``counts`` (int64[82]) and per-sample ratio sums
+    [n, Sa, Sb, Saa, Sbb, Sab, Sq] (q = sum c^2 w) to ``sums``.  Returns the number written."""
+    grid = np.zeros(81, dtype=np.uint8)
+    order = np.arange(81, dtype=np.int64)
+    mask = np.zeros(81, dtype=np.uint8)
+    buf = np.zeros((max_per_sample, 81), dtype=np.uint8)
+    local = np.zeros(82, dtype=np.int64)
+    written = 0
+    for _ in range(n_samples):
+        k = rand_below(rng, pool.shape[0])
+        grid[:] = pool[k]
+        shuffle_inplace(rng, order)
+        mask[:] = 0
+        for j in range(s):
+            mask[order[j]] = 1
+        local[:] = 0
+        n = minimals_in_subset_kernel(grid, mask, buf, local)
+        a = 0.0
+        b = 0.0
+        q = 0.0
+        for c in range(82):
+            if local[c]:
+                counts[c] += local[c]
+                w = local[c] * inv_pr[c]
+                a += c * w
+                b += w
+                q += c * c * w
+        sums[0] += 1
+        sums[1] += a
+        sums[2] += b
+        sums[3] += a * a
+        sums[4] += b * b
+        sums[5] += a * b
+        sums[6] += q
+        for i in range(n):
+            if written >= out.shape[0]:
+                break
+            random_isomorph_kernel(buf[i], rng, out[written])
+            cl = 0
+            for cell in range(81):
+                if buf[i, cell]:
+                    cl += 1
+            out_w[written] = inv_pr[cl]
+            written += 1
+    return written
+
+
+class WeightedSubsetsJob(BatchJob):
+    """Weighted-subsets sampler as a batch job.
+
+    Spec: s (subset size, default 30), per_batch (subset samples per batch),
+    pool_size, pool_seed, max_per_sample (puzzles kept per subset; all are counted).
+    """
+
+    kind = "generate-weighted"
+
+    def __init__(self, s: int = 30, per_batch: int = 400, pool_size: int = 256, pool_seed: int = 2009,
+                 max_per_sample: int = 4096, verify: bool = True, grid_source: str = "pool", difficulty=None):
+        if not 17 <= s <= 40:
+            raise ValueError("subset size s must be in 17..40")
+        if per_batch < 1 or pool_size < 1 or max_per_sample < 1:
+            raise ValueError("per_batch, pool_size and max_per_sample must be at least 1")
+        if grid_source != "pool":
+            raise ValueError("the weighted sampler draws its grids from a pool ('pool')")
+        difficulty = list(METRICS) if difficulty is None else list(difficulty)
+        unknown = [m for m in difficulty if m not in METRICS]
+        if unknown:
+            raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
+        super().__init__(s=int(s), per_batch=int(per_batch), pool_size=int(pool_size), pool_seed=int(pool_seed),
+                         max_per_sample=int(max_per_sample), verify=bool(verify), grid_source=grid_source,
+                         difficulty=difficulty)
+
+    method = "weighted-subsets"
+
+    def run_batch(self, batch_index: int, seed: int) -> GenResult:
+        sp = self.spec
+        t0 = time.perf_counter()
+        pool = grid_pool(sp["pool_size"], sp["pool_seed"], "solver")
+        rng = seed_state(np.uint64(seed))
+        inv_pr = inclusion_weights(sp["s"])
+        counts = np.zeros(82, dtype=np.int64)
+        sums = np.zeros(7)
+        # one sample per call so that every minimal found is kept (the cap is per sample)
+        buf = np.zeros((sp["max_per_sample"], 81), dtype=np.uint8)
+        buf_w = np.zeros(sp["max_per_sample"])
+        parts, wparts = [], []
+        for _ in range(sp["per_batch"]):
+            k = subsets_kernel(rng, pool, sp["s"], 1, sp["max_per_sample"], inv_pr, buf, buf_w, counts, sums)
+            if k:
+                parts.append(buf[:k].copy())
+                wparts.append(buf_w[:k].copy())
+        out = np.concatenate(parts) if parts else np.zeros((0, 81), dtype=np.uint8)
+        out_w = np.concatenate(wparts) if wparts else np.zeros(0)
+        n = out.shape[0]
+        out = out[:n].copy()
+        if sp["verify"] and n:
+            bad = verify_minimal_kernel(out)
+            if bad >= 0:
+                raise RuntimeError(f"weighted-subsets produced a non-minimal puzzle: batch {batch_index}, puzzle {bad}")
+        res = GenResult(out, out_w[:n].copy(), puzzle_difficulty(out, sp["difficulty"]), int(sp["per_batch"]), 0,
+                        time.perf_counter() - t0)
+        res.extra = {"found": counts, "ratio_sums": sums}
+        return res
+
+    def merge(self, a: GenResult, b: GenResult) -> GenResult:
+        out = merge_results(a, b)
+        ea, eb = getattr(a, "extra", None), getattr(b, "extra", None)
+        if ea is None or eb is None:
+            out.extra = ea if eb is None else eb
+        else:
+            out.extra = {"found": ea["found"] + eb["found"], "ratio_sums": ea["ratio_sums"] + eb["ratio_sums"]}
+        return out
+
+    def empty(self) -> GenResult:
+        res = GenResult()
+        res.extra = None
+        return res
+
+    def describe(self, total: GenResult) -> dict:
+        d = describe_result(self.method, total)
+        d.update(weighted_stats(total, self.spec["s"]))
+        d["corrected_mean"] = d["weighted_mean"]
+        d["corrected_sd"] = d["weighted_sd"]
+        return d
+
+    def warm_up(self) -> None:
+        WeightedSubsetsJob(per_batch=2, pool_size=1, difficulty=[]).run_batch(0, 1)
+
+
+def weighted_stats(res: GenResult, s: int) -> dict:
+    """Weighted clue statistics from all minimals found (not only those kept)."""
+    extra = getattr(res, "extra", None)
+    if not extra:
+        return {"weighted_mean": float("nan"), "weighted_sd": float("nan"), "weighted_mean_se": float("nan")}
+    counts = extra["found"]
+    inv_pr = inclusion_weights(s)
+    w = counts * inv_pr
+    W = w.sum()
+    c = np.arange(82)
+    if W <= 0:
+        return {"weighted_mean": float("nan"), "weighted_sd": float("nan"), "weighted_mean_se": float("nan"),
+                "found": int(counts.sum())}
+    mean = float((w * c).sum() / W)
+    d = c - mean
+    var = float((w * d * d).sum() / W)
+    skew = float((w * d**3).sum() / W) / var**1.5 if var > 0 else float("nan")
+    kurt = float((w * d**4).sum() / W) / var**2 - 3 if var > 0 else float("nan")
+    n, sa, sb, saa, sbb, sab, _ = extra["ratio_sums"]
+    # delta method for R = sum a / sum b over n samples
+    r = sa / sb
+    mb = sb / n
+    var_res = (saa - 2 * r * sab + r * r * sbb) / n if n > 1 else float("nan")
+    se = math.sqrt(max(var_res, 0.0) / (n - 1)) / mb if n > 1 and mb > 0 else float("nan")
+    hist_w = {int(k): float(w[k] / W) for k in np.nonzero(counts)[0]}
+    return {"weighted_mean": mean, "weighted_sd": math.sqrt(var), "weighted_skew": skew, "weighted_kurt": kurt,
+            "weighted_mean_se": se, "found": int(counts.sum()), "samples": int(n),
+            "found_hist": {int(k): int(counts[k]) for k in np.nonzero(counts)[0]}, "weighted_hist": hist_w}

@@ -1,0 +1,180 @@
+"""Generators of minimal puzzles (seed 002): validity, reproducibility, statistics."""
+import math
+
+import numpy as np
+import pytest
+
+from sudokustudio.jobs.local import run_local
+from sudokustudio.sudoku.generators import (CF, PUBLISHED, GeneratorJob, correction_factors, describe_result,
+                                            hist_moments, verify_minimal_kernel)
+from sudokustudio.sudoku.grids import grid_pool, grid_uas, pairswap_grid
+from sudokustudio.sudoku.grid import is_valid_grid
+from sudokustudio.sudoku.minimal import is_minimal
+from sudokustudio.sudoku.solver import count_solutions
+
+FAST = ["guesses", "brt"]
+
+
+def _run(job, seed, n_batches=None, stop_at=None):
+    stop = None if stop_at is None else (lambda t: t.count >= stop_at)
+    out = run_local(job, seed, n_batches, workers=2, stop_when=stop)
+    assert not out.errors, out.errors
+    return out.total
+
+
+def _assert_minimal(puzzles):
+    assert verify_minimal_kernel(np.ascontiguousarray(puzzles)) == -1
+    for p in puzzles[:5]:  # and through the public API
+        assert count_solutions(p, 2) == 1 and is_minimal(p)
+
+
+def _within(value, expected, se, k=4.0):
+    assert abs(value - expected) <= k * se, f"{value:.4f} vs {expected} (se {se:.4f}, {k} se allowed)"
+
+
+# ------------------------------------------------------------ correction factors
+def test_correction_factors_follow_seed_002():
+    cf = correction_factors()
+    assert cf[26] == 1.0
+    for n in range(0, 81):
+        assert math.isclose(cf[n + 1] / cf[n], (81 - n) / (n + 1), rel_tol=1e-12)
+    published = [0.00134, 0.00415, 0.0120, 0.0329, 0.0843, 0.204, 0.464, 1, 2.037, 3.929, 7.180, 12.445, 20.474]
+    for n, v in zip(range(19, 32), published):
+        assert math.isclose(cf[n], v, rel_tol=6e-3), (n, cf[n], v)
+
+
+def test_correction_of_published_cb_sample_gives_real_mean():
+    # seed 002 §3.1.2: the 5,926,343-puzzle controlled-bias histogram -> raw 25.667, real 26.577 (sd 1.116)
+    from sudokustudio.sudoku.generators import PUBLISHED_CB_HIST
+
+    hist = np.zeros(82)
+    for n, k in PUBLISHED_CB_HIST.items():
+        hist[n] = k
+    raw = hist_moments(hist)
+    cor = hist_moments(hist, CF)
+    assert abs(raw.mean - 25.667) < 0.001 and abs(raw.sd - 1.116) < 0.001
+    assert abs(cor.mean - 26.577) < 0.002 and abs(cor.sd - 1.116) < 0.01
+
+
+def test_correction_of_berthier_collection(shared_data):
+    # 21,695 controlled-bias puzzles of Berthier's collection: raw and corrected means agree with seed 002
+    clues = np.loadtxt(shared_data / "controlled_bias" / "001-nb-clues.txt", dtype=int)
+    hist = np.bincount(clues, minlength=82)
+    raw = hist_moments(hist)
+    cor = hist_moments(hist, CF)
+    _within(raw.mean, PUBLISHED["controlled-bias"]["mean"], raw.std_error)
+    _within(cor.mean, PUBLISHED["real"]["mean"], cor.std_error)
+
+
+# ------------------------------------------------------------ grid sources and UAs
+def test_grid_sources_give_valid_grids():
+    assert all(is_valid_grid(g) for g in grid_pool(4, 1, "solver"))
+    assert is_valid_grid(pairswap_grid(3))
+    assert np.array_equal(pairswap_grid(3), pairswap_grid(3))
+
+
+def test_cheap_uas_are_unavoidable():
+    g = grid_pool(1, 5)[0]
+    uas = grid_uas(g)
+    assert len(uas) > 20 and min(len(u) for u in uas) >= 4
+    for cells in uas[:40] + uas[-10:]:
+        p = g.copy()
+        p[cells] = 0
+        assert count_solutions(p, 2) == 2, cells
+
+
+# ------------------------------------------------------------ validity and reproducibility
+@pytest.mark.parametrize("method,kw", [
+    ("top-down", dict(per_batch=30)),
+    ("top-down", dict(per_batch=10, grid_source="pool", pool_size=8)),
+    ("bottom-up", dict(per_batch=30)),
+    ("controlled-bias", dict(per_batch=20000, pool_size=16)),
+])
+def test_outputs_are_minimal_and_reproducible(method, kw):
+    job = GeneratorJob(method, difficulty=FAST, **kw)
+    if method == "controlled-bias":
+        a = _run(job, 11, stop_at=2)
+        b = _run(job, 11, n_batches=a_batches(a, job))
+    else:
+        a = _run(job, 11, 2)
+        b = _run(job, 11, 2)
+    assert a.count >= 2
+    _assert_minimal(a.puzzles)
+    assert np.array_equal(a.puzzles, b.puzzles)
+    assert set(a.metrics) == set(FAST)
+    assert np.array_equal(a.metrics["guesses"], b.metrics["guesses"])
+    c = _run(job, 12, 1)
+    assert c.count == 0 or not np.array_equal(c.puzzles, a.puzzles[:c.count])
+
+
+def a_batches(total, job):
+    return total.tries // job.spec["per_batch"]
+
+
+def test_weighted_subsets_outputs_are_minimal_and_weighted():
+    from sudokustudio.sudoku.weighted import WeightedSubsetsJob, inclusion_weights
+
+    job = WeightedSubsetsJob(per_batch=200, pool_size=16, difficulty=FAST)
+    a = _run(job, 3, 2)
+    b = _run(job, 3, 2)
+    assert a.count > 0 and np.array_equal(a.puzzles, b.puzzles)
+    _assert_minimal(a.puzzles)
+    w = inclusion_weights(30)
+    assert np.allclose(a.weights, w[a.clues])
+    assert math.isclose(w[30], math.comb(81, 30))
+    assert math.isclose(w[29], math.comb(81, 30) / math.comb(52, 1))
+    assert a.extra["found"].sum() == a.count  # every minimal found is kept
+
+
+def test_bad_generator_options_are_refused():
+    with pytest.raises(ValueError, match="unknown generator"):
+        GeneratorJob("sideways")
+    with pytest.raises(ValueError, match="grid source"):
+        GeneratorJob("top-down", grid_source="magic")
+    with pytest.raises(ValueError, match="difficulty"):
+        GeneratorJob("top-down", difficulty=["nope"])
+
+
+# ------------------------------------------------------------ agreement with seed 002
+def test_top_down_clue_statistics_match_seed_002():
+    total = _run(GeneratorJob("top-down", per_batch=250, difficulty=[]), 2024, 8)
+    m = hist_moments(total.hist())
+    assert total.count == 2000
+    _within(m.mean, 24.38, m.std_error)
+    _within(m.sd, 1.12, m.sd / math.sqrt(2 * total.count))
+
+
+def test_bottom_up_clue_statistics_match_seed_002():
+    total = _run(GeneratorJob("bottom-up", per_batch=250, difficulty=[]), 2024, 8)
+    m = hist_moments(total.hist())
+    _within(m.mean, 23.87, m.std_error)
+    _within(m.sd, 1.08, m.sd / math.sqrt(2 * total.count))
+
+
+def test_controlled_bias_clue_statistics_match_seed_002():
+    # ~1 CPU-second per puzzle: a small sample, so a loose (but standard-error based) check
+    job = GeneratorJob("controlled-bias", per_batch=40000, pool_size=64, difficulty=[])
+    total = _run(job, 7, stop_at=12)
+    d = describe_result("controlled-bias", total)
+    _within(d["mean"], 25.667, 1.116 / math.sqrt(total.count))
+    assert d["corrected_mean"] > d["mean"]          # the correction moves towards more clues
+    assert 5e4 < d["tries_per_puzzle"] < 2e6        # seed 002: ~257,000 grids per puzzle
+
+
+def test_weighted_subsets_mean_matches_real_value():
+    from sudokustudio.sudoku.weighted import WeightedSubsetsJob
+
+    job = WeightedSubsetsJob(per_batch=250, pool_size=64, difficulty=[])
+    total = _run(job, 99, 6)
+    d = job.describe(total)
+    _within(d["weighted_mean"], 26.577, d["weighted_mean_se"])
+    assert d["weighted_mean"] > d["mean"] + 1        # unweighted subsets favour few clues
+
+
+@pytest.mark.slow
+def test_controlled_bias_larger_sample():
+    job = GeneratorJob("controlled-bias", per_batch=40000, pool_size=256, difficulty=[])
+    total = _run(job, 8, stop_at=120)
+    d = describe_result("controlled-bias", total)
+    _within(d["mean"], 25.667, 1.116 / math.sqrt(total.count))
+    _within(d["corrected_mean"], 26.577, d["corrected_mean_se"])
