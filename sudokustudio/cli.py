@@ -11,6 +11,7 @@ import sys
 
 COMMANDS: list[str] = [
     "sudokustudio.commands.estimate",
+    "sudokustudio.commands.generate",
     "sudokustudio.commands.solve",
     "sudokustudio.commands.rate",
     "sudokustudio.commands.ua",

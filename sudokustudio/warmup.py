@@ -11,6 +11,7 @@ import threading
 WARMUPS: list[str] = [
     "sudokustudio.sudoku.estimators:warm_up",
     "sudokustudio.sudoku.warm:warm_up",
+    "sudokustudio.sudoku.generators:warm_up",
     "sudokustudio.sudoku.rating:warm_up",
     "sudokustudio.sudoku.unavoidable:warm_up",
 ]
