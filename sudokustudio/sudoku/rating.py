@@ -14,7 +14,9 @@ Puzzles", and the CSP-Rules documentation):
   for k < n, Rk is the only candidate of Vk other than Lk that is compatible
   with Z and R1..R(k-1) (not linked to any of them); Vn has no such
   candidate.  Then Z is eliminated.  No Vk may contain Z or an earlier Rj
-  (such a variable is already satisfied by the context).
+  (such a variable is already satisfied by the context), and no left-linking
+  candidate is used twice (Lk not in L1..L(k-1), as in CSP-Rules' whip
+  rules; without this condition line 6847 of the 001 file rates 6, not 7).
 - Wn = BRT + whips of length <= n.  The W-rating is the least n such that Wn
   solves the puzzle; 0 means BRT alone solves it (Berthier's files write 0,
   seed 002 §3.3 calls that class "L1_0").
