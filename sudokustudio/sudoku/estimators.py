@@ -874,7 +874,7 @@ class MinimalsJob(BatchJob):
         if method in ("subsets", "supersets") and not 1 <= s <= N:
             raise ValueError(f"--s {s}: must be between 1 and {N}")
         if method == "singletons":
-            c_lo = 25 if c_lo is None else c_lo
+            c_lo = (25 if N == 81 else 5) if c_lo is None else c_lo
             c_hi = c_lo if c_hi is None else c_hi
         elif method == "supersets":
             c_lo = s if c_lo is None else c_lo

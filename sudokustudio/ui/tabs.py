@@ -5,5 +5,6 @@ A tab class takes (settings, parent) and may define ``open_file(path)``,
 its runners; called when the window closes).
 """
 TABS: list[str] = [
+    "sudokustudio.ui.estimator_tab:EstimatorTab",
     "sudokustudio.ui.ua_tab:UATab",  # keep last
 ]

@@ -1,0 +1,234 @@
+"""Plots of the estimator tab (pyqtgraph, white background).
+
+* ConvergencePlot: running estimate / reference with a +-2 sigma band.
+* RelErrPlot: relative error against compute time, log-log, 1/sqrt(t) guide.
+* MinimalsBarPlot: per-c estimates on a log scale with error bars, beside
+  the published values of REFERENCES.md.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import Qt
+
+pg.setConfigOptions(antialias=True, background="w", foreground="k")
+
+
+def _pen(colour, width=2, style=Qt.SolidLine):
+    return pg.mkPen(colour, width=width, style=style)
+
+
+class _Legend:
+    """Legend entries rebuilt only when the set of series changes (clearing a
+    pyqtgraph legend on every redraw is slow and has crashed PySide6)."""
+
+    def __init__(self, plot: pg.PlotWidget, offset):
+        self.legend = plot.addLegend(offset=offset)
+        self.keys: tuple = ()
+
+    def sync(self, entries) -> None:
+        """entries: [(item, name)] in order."""
+        keys = tuple((id(it), name) for it, name in entries)
+        if keys == self.keys:
+            return
+        self.legend.clear()
+        for it, name in entries:
+            self.legend.addItem(it, name)
+        self.keys = keys
+
+
+class _Series:
+    """Keeps plot items per series key, creating and removing them as needed."""
+
+    def __init__(self, plot: pg.PlotWidget):
+        self.plot = plot
+        self.items: dict = {}
+
+    def get(self, key, factory):
+        if key not in self.items:
+            made = factory()
+            for it in made:
+                self.plot.addItem(it)
+            self.items[key] = made
+        return self.items[key]
+
+    def keep_only(self, keys) -> None:
+        for k in [k for k in self.items if k not in keys]:
+            for it in self.items.pop(k):
+                self.plot.removeItem(it)
+
+
+class ConvergencePlot(pg.PlotWidget):
+    """Estimate divided by the reference value against compute time."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setLabel("bottom", "compute time (s, all threads)")
+        self.setLabel("left", "estimate ÷ reference")
+        self.showGrid(x=True, y=True, alpha=0.25)
+        self.ref_line = pg.InfiniteLine(pos=1.0, angle=0, pen=_pen("k", 1, Qt.DashLine),
+                                        label="reference", labelOpts={"position": 0.05, "color": "k"})
+        self.addItem(self.ref_line)
+        self._legend = _Legend(self, (10, 10))
+        self._series = _Series(self)
+
+    def set_title_text(self, text: str) -> None:
+        self.setTitle(text, color="k", size="10pt")
+
+    def show_runs(self, runs) -> None:
+        """runs: [(label, colour, t[], ratio[], ratio_se[])]."""
+        entries, keys = [], []
+        lo_all, hi_all = [], []
+        for label, colour, t, y, se in runs:
+            t = np.asarray(t, float)
+            y = np.asarray(y, float)
+            se = np.asarray(se, float)
+            ok = np.isfinite(y) & np.isfinite(se) if len(t) else np.zeros(0, bool)
+            key = (label, colour)
+            keys.append(key)
+
+            def factory(colour=colour):
+                upper = pg.PlotDataItem([], [], pen=pg.mkPen(None))
+                lower = pg.PlotDataItem([], [], pen=pg.mkPen(None))
+                fill_c = pg.mkColor(colour)
+                fill_c.setAlpha(50)
+                band = pg.FillBetweenItem(upper, lower, brush=pg.mkBrush(fill_c))
+                line = pg.PlotDataItem([], [], pen=_pen(colour))
+                return [upper, lower, band, line]
+
+            upper, lower, band, line = self._series.get(key, factory)
+            entries.append((line, label))
+            if not ok.any():
+                continue
+            t, y, se = t[ok], y[ok], se[ok]
+            upper.setData(t, y + 2 * se)
+            lower.setData(t, y - 2 * se)
+            line.setData(t, y)
+            tail = slice(len(y) // 4, None)  # skip the wild start when framing
+            lo_all.append(np.min(y[tail] - 2 * se[tail]))
+            hi_all.append(np.max(y[tail] + 2 * se[tail]))
+        self._series.keep_only(set(keys))
+        self._legend.sync(entries)
+        if lo_all:
+            lo, hi = min(lo_all + [1.0]), max(hi_all + [1.0])
+            pad = 0.1 * (hi - lo) or 0.01
+            self.setYRange(lo - pad, hi + pad, padding=0)
+            self.enableAutoRange(axis="x")
+
+
+class _LogAxis(pg.AxisItem):
+    """Log-mode axis that labels only 1, 2 and 5 times powers of ten (no crowded minor labels)."""
+
+    def tickStrings(self, values, scale, spacing):
+        out = []
+        for v in values:
+            x = 10 ** v
+            mant = x / 10 ** math.floor(math.log10(x) + 1e-9)
+            out.append(f"{x:g}" if round(mant, 3) in (1.0, 2.0, 5.0) else "")
+        return out
+
+
+class RelErrPlot(pg.PlotWidget):
+    """Relative error (%) against compute time on log-log axes, with a 1/sqrt(t) guide."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent, axisItems={"bottom": _LogAxis("bottom"), "left": _LogAxis("left")})
+        self.setLogMode(x=True, y=True)
+        self.setLabel("bottom", "compute time (s, all threads)")
+        self.setLabel("left", "relative error (%)")
+        self.showGrid(x=True, y=True, alpha=0.25)
+        self._legend = _Legend(self, (-10, 10))
+        self._series = _Series(self)
+        self.guide = pg.PlotDataItem([], [], pen=_pen("#777777", 1, Qt.DashLine))
+        self.addItem(self.guide)
+
+    def show_runs(self, runs, guide_from=None) -> None:
+        """runs: [(label, colour, t[], re[])]; guide_from: (t, re) anchoring the 1/sqrt(t) line."""
+        entries, keys = [], []
+        tmin, tmax = math.inf, 0.0
+        for label, colour, t, re in runs:
+            key = (label, colour)
+            keys.append(key)
+            (line,) = self._series.get(key, lambda colour=colour: [pg.PlotDataItem([], [], pen=_pen(colour))])
+            entries.append((line, label))
+            t = np.asarray(t, float)
+            re = 100.0 * np.asarray(re, float)
+            ok = (t > 0) & np.isfinite(re) & (re > 0) if len(t) else np.zeros(0, bool)
+            if ok.sum() < 1:
+                continue
+            line.setData(t[ok], re[ok])
+            tmin, tmax = min(tmin, t[ok].min()), max(tmax, t[ok].max())
+        self._series.keep_only(set(keys))
+        if guide_from is not None and tmax > 0 and guide_from[0] > 0 and guide_from[1] > 0 \
+                and math.isfinite(guide_from[1]):
+            t0, re0 = guide_from
+            ts = np.geomspace(max(tmin, 1e-3), max(tmax, t0) * 10, 30)
+            self.guide.setData(ts, 100 * re0 * np.sqrt(t0 / ts))
+            entries.append((self.guide, "1/√t guide"))
+        else:
+            self.guide.setData([], [])
+        self._legend.sync(entries)
+
+
+class MinimalsBarPlot(pg.PlotWidget):
+    """log10 of minimal puzzles per grid by clue count, with +-2 SE bars and published values."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.setLabel("bottom", "clues c")
+        self.setLabel("left", "minimal puzzles per grid (log scale)")
+        self.showGrid(y=True, alpha=0.25)
+        self._legend = _Legend(self, (10, 10))
+        self._series = _Series(self)
+
+    def show_estimates(self, runs, reference: dict[int, float] | None, ref_label: str = "published") -> None:
+        """runs: [(label, colour, {c: (estimate, se)})]; reference: {c: value}."""
+        series = []
+        for label, colour, per_c in runs:
+            cs = np.array(sorted(c for c, (e, s) in per_c.items() if e > 0), float)
+            if cs.size:
+                est = np.array([per_c[int(c)][0] for c in cs])
+                se = np.array([per_c[int(c)][1] for c in cs])
+                series.append((label, colour, cs, est, se))
+        if reference:
+            cs = np.array(sorted(reference), float)
+            series.append((ref_label, "#bbbbbb", cs, np.array([reference[int(c)] for c in cs]), None))
+        if not series:
+            self._series.keep_only(set())
+            self._legend.sync([])
+            return
+        allv = np.concatenate([np.log10(s[3]) for s in series])
+        lo = math.floor(allv.min()) - 1
+        hi = math.ceil(allv.max()) + 0.5
+        width = 0.8 / len(series)
+        entries, keys = [], []
+        for k, (label, colour, cs, est, se) in enumerate(series):
+            key = (label, colour)
+            keys.append(key)
+
+            def factory(colour=colour):
+                bars = pg.BarGraphItem(x=[0], y0=0, height=[0], width=0.1, brush=pg.mkBrush(colour),
+                                       pen=_pen("k", 0.5))
+                eb = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), top=np.zeros(0), bottom=np.zeros(0),
+                                     pen=_pen("k", 1))
+                proxy = pg.PlotDataItem([], [], pen=None, symbol="s", symbolBrush=pg.mkBrush(colour),
+                                        symbolPen=pg.mkPen(colour), symbolSize=10)
+                return [bars, eb, proxy]
+
+            bars, eb, proxy = self._series.get(key, factory)
+            entries.append((proxy, label))
+            x = cs - 0.4 + width * (k + 0.5)
+            y = np.log10(est)
+            bars.setOpts(x=x, y0=lo, height=y - lo, width=width)
+            if se is not None:
+                top = np.log10(est + 2 * se) - y
+                low = y - np.log10(np.maximum(est - 2 * se, est * 1e-3))
+                eb.setData(x=x, y=y, top=top, bottom=low, beam=width * 0.6)
+        self._series.keep_only(set(keys))
+        self._legend.sync(entries)
+        self.setYRange(lo, hi, padding=0)
+        allc = np.concatenate([s[2] for s in series])
+        self.setXRange(allc.min() - 1, allc.max() + 1, padding=0)
+        self.getAxis("left").setTicks([[(v, f"1e{v}") for v in range(int(lo), int(hi) + 1)]])
