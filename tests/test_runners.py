@@ -70,11 +70,12 @@ def test_time_limited_and_cancelled_runs_merge_a_prefix():
 
 
 def test_stop_when_and_resume_with_done_batches():
-    job = GridGuessesJob(grids=3)
-    full = run_local(job, 9, 10, workers=2)
-    part = run_local(job, 9, None, workers=2, stop_when=lambda t: len(t["batches"]) >= 4)
+    job = GridGuessesJob(grids=3, sleep=0.02)  # slow enough that the stop lands well before batch 40
+    full = run_local(job, 9, 40, workers=2)
+    part = run_local(job, 9, 40, workers=2, stop_when=lambda t: len(t["batches"]) >= 4)
     done = set(part.total["batches"])
-    rest = run_local(job, 9, 10, workers=2, done=done, initial=part.total)
+    assert done == set(range(len(done))) and 4 <= len(done) < 40
+    rest = run_local(job, 9, 40, workers=2, done=done, initial=part.total)
     _same(rest.total, full.total)
 
 
