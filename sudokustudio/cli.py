@@ -10,6 +10,7 @@ import importlib
 import sys
 
 COMMANDS: list[str] = [
+    "sudokustudio.commands.survo",
     "sudokustudio.commands.estimate",
     "sudokustudio.commands.generate",
     "sudokustudio.commands.solve",

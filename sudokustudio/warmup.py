@@ -9,6 +9,7 @@ import importlib
 import threading
 
 WARMUPS: list[str] = [
+    "sudokustudio.survo.warm:warm_up",
     "sudokustudio.sudoku.estimators:warm_up",
     "sudokustudio.sudoku.warm:warm_up",
     "sudokustudio.sudoku.generators:warm_up",

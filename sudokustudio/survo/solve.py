@@ -1,15 +1,15 @@
 """Exact Survo solver, minimum swaps, and the swap distribution of random tables.
 
-Solver (``solve_survo_kernel``): depth-first search over the free cells in a
-fixed order that closes lines early (repeatedly take the line with the
-fewest unplaced free cells and append them), so the last cell of a line is
-forced.  Each cell's candidates are bounded by both of its lines: the other
-f−1 free cells of a line must be fillable by available numbers, so the
-value lies in [rest − (sum of the f−1 largest available),
-rest − (sum of the f−1 smallest available)].  After each placement every
-unfinished line is checked against the same min/max sums of the numbers
-still available.  It enumerates all solutions up to ``limit`` (limit 2 =
-uniqueness proof).
+Solver (``solve_survo_kernel``): depth-first search.  At every node each
+free cell gets an interval of possible values from both of its lines: the
+other f−1 free cells of a line must be fillable by available numbers, so
+the value lies in [rest − (sum of the f−1 largest available),
+rest − (sum of the f−1 smallest available)].  A node is dead when a line's
+rest is out of its min/max range, a cell has no available value in its
+interval, or an available number fits no cell.  It branches on whichever
+is narrowest: the cell with the fewest candidate values, or the number
+with the fewest candidate cells (every number must go somewhere).  It
+enumerates all solutions up to ``limit`` (limit 2 = uniqueness proof).
 
 Minimum swaps (DESIGN.md): a swap exchanges two cells' numbers; the fewest
 swaps turning a table into a solution is cells − cycles of the permutation
@@ -32,64 +32,6 @@ from sudokustudio.survo.puzzle import SurvoPuzzle
 
 
 # ------------------------------------------------------------- exact solver
-@njit(cache=True, nogil=True)
-def _cell_order(givens, order):
-    """Free cells (flat indices) in an order that closes lines early; returns their count."""
-    m, n = givens.shape
-    rleft = np.zeros(m, dtype=np.int64)
-    cleft = np.zeros(n, dtype=np.int64)
-    taken = np.zeros((m, n), dtype=np.bool_)
-    total = 0
-    for i in range(m):
-        for j in range(n):
-            if givens[i, j] == 0:
-                rleft[i] += 1
-                cleft[j] += 1
-                total += 1
-            else:
-                taken[i, j] = True
-    k = 0
-    while k < total:
-        # the unfinished line with the fewest unplaced cells (rows first on ties)
-        best = 1 << 30
-        is_row = True
-        line = -1
-        for i in range(m):
-            if 0 < rleft[i] < best:
-                best = rleft[i]
-                is_row = True
-                line = i
-        for j in range(n):
-            if 0 < cleft[j] < best:
-                best = cleft[j]
-                is_row = False
-                line = j
-        # append its cells, those whose crossing line is closer to closing first
-        while True:
-            pick = -1
-            pick_left = 1 << 30
-            if is_row:
-                for j in range(n):
-                    if not taken[line, j] and cleft[j] < pick_left:
-                        pick_left = cleft[j]
-                        pick = line * n + j
-            else:
-                for i in range(m):
-                    if not taken[i, line] and rleft[i] < pick_left:
-                        pick_left = rleft[i]
-                        pick = i * n + line
-            if pick < 0:
-                break
-            pi = pick // n
-            pj = pick % n
-            taken[pi, pj] = True
-            rleft[pi] -= 1
-            cleft[pj] -= 1
-            order[k] = pick
-            k += 1
-    return total
-
-
 @njit(cache=True, nogil=True)
 def _extreme_sums(avail, N, kmax, mins, maxs):
     """mins[k] / maxs[k] = sum of the k smallest / largest available numbers (k ≤ kmax).
@@ -119,17 +61,86 @@ def _extreme_sums(avail, N, kmax, mins, maxs):
         maxs[r] = -(1 << 40)
 
 
+
 @njit(cache=True, nogil=True)
-def _lines_feasible(rrem, rfree, crem, cfree, mins, maxs):
-    for i in range(rrem.shape[0]):
+def _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand, prefix, diff, lo, hi):
+    """The branching of a node, candidates into ``cand``.
+
+    Returns (k, kind, index): k = -1 dead node, 0 table complete, else k
+    candidates; kind 0 = cell ``index`` takes one of the values in cand,
+    kind 1 = number ``index`` goes to one of the cells in cand.
+    """
+    m = rrem.shape[0]
+    n = crem.shape[0]
+    _extreme_sums(avail, N, kmax, mins, maxs)
+    for i in range(m):
         f = rfree[i]
         if rrem[i] < mins[f] or rrem[i] > maxs[f]:
-            return False
-    for j in range(crem.shape[0]):
+            return -1, 0, 0
+    for j in range(n):
         f = cfree[j]
         if crem[j] < mins[f] or crem[j] > maxs[f]:
-            return False
-    return True
+            return -1, 0, 0
+    prefix[0] = 0
+    for v in range(1, N + 1):
+        prefix[v] = prefix[v - 1] + (1 if avail[v] else 0)
+    diff[:] = 0
+    best = 1 << 30
+    best_cell = -1
+    nfree = 0
+    for i in range(m):
+        for j in range(n):
+            c = i * n + j
+            if table[i, j] != 0:
+                lo[c] = 1
+                hi[c] = 0
+                continue
+            nfree += 1
+            kr = rfree[i] - 1
+            kc = cfree[j] - 1
+            a = max(rrem[i] - maxs[kr], crem[j] - maxs[kc])
+            b = min(rrem[i] - mins[kr], crem[j] - mins[kc])
+            if a < 1:
+                a = 1
+            if b > N:
+                b = N
+            if a > b:
+                return -1, 0, 0
+            cnt = prefix[b] - prefix[a - 1]
+            if cnt == 0:
+                return -1, 0, 0
+            lo[c] = a
+            hi[c] = b
+            diff[a] += 1
+            diff[b + 1] -= 1
+            if cnt < best:
+                best = cnt
+                best_cell = c
+    if nfree == 0:
+        return 0, 0, 0
+    run = 0
+    best_v = -1
+    bestv_cnt = 1 << 30
+    for v in range(1, N + 1):
+        run += diff[v]
+        if avail[v]:
+            if run == 0:
+                return -1, 0, 0
+            if run < bestv_cnt:
+                bestv_cnt = run
+                best_v = v
+    k = 0
+    if bestv_cnt < best:
+        for c in range(m * n):
+            if lo[c] <= best_v and best_v <= hi[c]:
+                cand[k] = c
+                k += 1
+        return k, 1, best_v
+    for v in range(lo[best_cell], hi[best_cell] + 1):
+        if avail[v]:
+            cand[k] = v
+            k += 1
+    return k, 0, best_cell
 
 
 @njit(cache=True, nogil=True)
@@ -140,6 +151,15 @@ def solve_survo_kernel(row_sums, col_sums, givens, limit, solutions_out):
     the first min(count, len(solutions_out)) solutions go to
     ``solutions_out`` int16[k, m, n].  count < limit means the search was
     complete, so count == 1 with limit >= 2 proves uniqueness.
+    """
+    return solve_survo_budget_kernel(row_sums, col_sums, givens, limit, -1, solutions_out)
+
+
+@njit(cache=True, nogil=True)
+def solve_survo_budget_kernel(row_sums, col_sums, givens, limit, max_nodes, solutions_out):
+    """As solve_survo_kernel, giving up after ``max_nodes`` placements (< 0: never).
+
+    Returns (-1, nodes) when it gave up: the count is then unknown.
     """
     m, n = givens.shape
     N = m * n
@@ -163,84 +183,86 @@ def solve_survo_kernel(row_sums, col_sums, givens, limit, solutions_out):
             else:
                 rfree[i] += 1
                 cfree[j] += 1
-    order = np.empty(N, dtype=np.int64)
-    F = _cell_order(givens, order)
-    mins = np.zeros((N + 1, kmax + 1), dtype=np.int64)
-    maxs = np.zeros((N + 1, kmax + 1), dtype=np.int64)
-    _extreme_sums(avail, N, kmax, mins[0], maxs[0])
-    if not _lines_feasible(rrem, rfree, crem, cfree, mins[0], maxs[0]):
-        return 0, 0
+    mins = np.zeros(kmax + 1, dtype=np.int64)
+    maxs = np.zeros(kmax + 1, dtype=np.int64)
+    cand = np.zeros((N + 1, N + 1), dtype=np.int64)
+    ncand = np.zeros(N + 1, dtype=np.int64)
+    kind = np.zeros(N + 1, dtype=np.int64)
+    index = np.zeros(N + 1, dtype=np.int64)
+    pos = np.zeros(N + 1, dtype=np.int64)
+    pcell = np.full(N + 1, -1, dtype=np.int64)
+    prefix = np.zeros(N + 2, dtype=np.int64)
+    diff = np.zeros(N + 2, dtype=np.int64)
+    lo = np.zeros(N, dtype=np.int64)
+    hi = np.zeros(N, dtype=np.int64)
     count = 0
     nodes = 0
-    if F == 0:
+    d = 0
+    k, kd, ix = _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand[0],
+                            prefix, diff, lo, hi)
+    if k < 0:
+        return 0, 0
+    if k == 0:
         if solutions_out.shape[0] > 0:
             solutions_out[0] = table
         return 1, 0
-    lo = np.zeros(N + 1, dtype=np.int64)
-    hi = np.zeros(N + 1, dtype=np.int64)
-    cur = np.zeros(N + 1, dtype=np.int64)
-    placed = np.zeros(N + 1, dtype=np.int64)
-
-    d = 0
-    entering = True
+    ncand[0] = k
+    kind[0] = kd
+    index[0] = ix
     while d >= 0:
-        c = order[d]
-        i = c // n
-        j = c % n
-        if entering:
-            entering = False
-            kr = rfree[i] - 1
-            kc = cfree[j] - 1
-            a = max(rrem[i] - maxs[d, kr], crem[j] - maxs[d, kc])
-            b = min(rrem[i] - mins[d, kr], crem[j] - mins[d, kc])
-            lo[d] = max(a, 1)
-            hi[d] = min(b, N)
-            cur[d] = lo[d] - 1
-            placed[d] = 0
-        v = placed[d]
-        if v > 0:  # take back the previous candidate
+        # take back the placement tried last at this depth
+        if pcell[d] >= 0:
+            c = pcell[d]
+            i = c // n
+            j = c % n
+            v = table[i, j]
             avail[v] = True
             rrem[i] += v
             crem[j] += v
             rfree[i] += 1
             cfree[j] += 1
             table[i, j] = 0
-            placed[d] = 0
-        found = False
-        v = cur[d] + 1
-        while v <= hi[d]:
-            if avail[v]:
-                nodes += 1
-                avail[v] = False
-                rrem[i] -= v
-                crem[j] -= v
-                rfree[i] -= 1
-                cfree[j] -= 1
-                _extreme_sums(avail, N, kmax, mins[d + 1], maxs[d + 1])
-                if _lines_feasible(rrem, rfree, crem, cfree, mins[d + 1], maxs[d + 1]):
-                    found = True
-                    break
-                avail[v] = True
-                rrem[i] += v
-                crem[j] += v
-                rfree[i] += 1
-                cfree[j] += 1
-            v += 1
-        if not found:
+            pcell[d] = -1
+        if pos[d] >= ncand[d]:
             d -= 1
             continue
-        cur[d] = v
-        placed[d] = v
+        x = cand[d, pos[d]]
+        pos[d] += 1
+        if kind[d] == 0:
+            c = index[d]
+            v = x
+        else:
+            c = x
+            v = index[d]
+        i = c // n
+        j = c % n
+        nodes += 1
+        if max_nodes >= 0 and nodes > max_nodes:
+            return -1, nodes
+        avail[v] = False
+        rrem[i] -= v
+        crem[j] -= v
+        rfree[i] -= 1
+        cfree[j] -= 1
         table[i, j] = v
-        if d == F - 1:
+        pcell[d] = c
+        k, kd, ix = _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand[d + 1],
+                                prefix, diff, lo, hi)
+        if k < 0:
+            continue
+        if k == 0:
             if count < solutions_out.shape[0]:
                 solutions_out[count] = table
             count += 1
             if count >= limit:
                 break
-            continue  # next candidate at the same depth
+            continue
         d += 1
-        entering = True
+        ncand[d] = k
+        kind[d] = kd
+        index[d] = ix
+        pos[d] = 0
+        pcell[d] = -1
     return count, nodes
 
 
