@@ -202,7 +202,7 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
 @pytest.mark.parametrize("method", MINIMAL_METHODS)
 def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_minimals):
     kw = {"singletons": dict(c_lo=4, c_hi=6)}.get(method, {})
-    job = MinimalsJob(method, "2x2", grids_per_batch=200, **kw)
+    job = MinimalsJob(method, "2x2", grids_per_batch=200, per_grid=4, **kw)
     out = run_local(job, 21, 10, workers=2)
     per_c = job.per_c(out.total)
     assert set(per_c) == {4, 5, 6}
