@@ -259,8 +259,7 @@ def read_survo(path) -> SurvoPuzzle:
     except OSError as exc:
         raise SurvoFormatError(f"cannot read: {exc.strerror or exc}", None, str(p)) from None
     puzzle = parse_survo(text, source=p.name)
-    if not puzzle.name:
-        puzzle.name = p.stem
+    puzzle.name = p.stem  # Survo's matrix name ("A") says less than the file name
     return puzzle
 
 

@@ -1,0 +1,612 @@
+"""The Survo tab: the swap board of seed 001, with undo, hints, the solver and new puzzles.
+
+The board starts from the product-of-marginal-sums setup; the player swaps
+numbers until W = 0.  The exact solver runs off the UI thread (a QThreadPool
+task) as soon as a puzzle is loaded, so Hint ("mate in N") and Solve are
+instant afterwards; random puzzles are generated the same way.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout, QFrame,
+                               QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMenu,
+                               QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
+                               QToolButton, QVBoxLayout, QWidget)
+
+from sudokustudio.survo.board import SurvoBoard
+from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle, read_survo, write_survo
+from sudokustudio.ui.style import RESOURCES, SERIES
+from sudokustudio.ui.widgets.survo_board import SurvoBoardWidget
+
+EXAMPLES_DIR = RESOURCES / "survo"
+EXAMPLES = [  # (file, menu label)
+    ("worked_example.mat", "Worked example (2 swaps)"),
+    ("harder_example.mat", "Harder example (5 swaps)"),
+    ("sacrifice_example.mat", "Sacrifice example (W 4 → 6 → 0)"),
+    ("S0.mat", "S0 (no swaps needed)"),
+    ("S1.mat", "S1 (three swaps)"),
+    ("S2.mat", "S2 (four swaps)"),
+    ("S3.mat", "S3 (3×5)"),
+    ("S4.mat", "S4"),
+    ("S5.mat", "S5"),
+]
+
+
+# ------------------------------------------------------------- background work
+class _Relay(QObject):
+    done = Signal(int, object)
+    failed = Signal(int, str)
+
+
+class _Task(QRunnable):
+    """Runs fn() on a pool thread; the result comes back through the relay (GUI thread)."""
+
+    def __init__(self, ticket: int, fn, relay: _Relay):
+        super().__init__()
+        self.setAutoDelete(True)
+        self.ticket, self.fn, self.relay = ticket, fn, relay
+
+    def run(self) -> None:
+        try:
+            res = self.fn()
+        except Exception as exc:  # reported in the tab, never fatal
+            self.relay.failed.emit(self.ticket, f"{type(exc).__name__}: {exc}")
+            return
+        self.relay.done.emit(self.ticket, res)
+
+
+def _solve_job(puzzle: SurvoPuzzle):
+    from sudokustudio.survo.solve import solve_survo
+
+    return solve_survo(puzzle, limit=2)
+
+
+# ------------------------------------------------------------- undo
+class SwapCommand(QUndoCommand):
+    def __init__(self, tab: "SurvoTab", a: int, b: int):
+        super().__init__(f"swap ({min(a, b)},{max(a, b)})")
+        self.tab, self.a, self.b = tab, a, b
+
+    def redo(self) -> None:
+        self.tab.board.swap(self.a, self.b)
+        self.tab._after_change()
+
+    def undo(self) -> None:
+        self.tab.board.undo_last()
+        self.tab._after_change()
+
+
+# ------------------------------------------------------------- new-puzzle dialog
+class NewPuzzleDialog(QDialog):
+    """Size, open or k givens, a range of minimum swaps, and the seed."""
+
+    def __init__(self, parent=None, m: int = 4, n: int = 4, seed: int = 1):
+        super().__init__(parent)
+        self.setWindowTitle("New Survo puzzle")
+        form = QFormLayout(self)
+        self.rows = QSpinBox(minimum=2, maximum=8, value=m)
+        self.cols = QSpinBox(minimum=2, maximum=8, value=n)
+        self.givens = QSpinBox(minimum=0, maximum=40, value=0)
+        self.givens.setSpecialValueText("open (no givens)")
+        self.min_swaps = QSpinBox(minimum=0, maximum=63, value=0)
+        self.max_swaps = QSpinBox(minimum=0, maximum=63, value=63)
+        self.seed = QSpinBox(minimum=0, maximum=2_000_000_000, value=seed)
+        self.rows.setToolTip("Rows, 2..8 (sizes above 5×5 may take a while to generate)")
+        self.cols.setToolTip("Columns, 2..8")
+        self.givens.setToolTip("0 = open puzzle; otherwise the number of given numbers")
+        self.min_swaps.setToolTip("Difficulty: fewest swaps from the product setup, at least")
+        self.max_swaps.setToolTip("Difficulty: fewest swaps from the product setup, at most")
+        self.seed.setToolTip("The same seed and settings always give the same puzzle")
+        form.addRow("Rows", self.rows)
+        form.addRow("Columns", self.cols)
+        form.addRow("Given numbers", self.givens)
+        rng = QHBoxLayout()
+        rng.addWidget(self.min_swaps)
+        rng.addWidget(QLabel("to"))
+        rng.addWidget(self.max_swaps)
+        form.addRow("Minimum swaps", rng)
+        form.addRow("Seed", self.seed)
+        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
+        buttons.accepted.connect(self._check)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def _check(self) -> None:
+        cells = self.rows.value() * self.cols.value()
+        if self.givens.value() >= cells:
+            QMessageBox.warning(self, "New Survo puzzle",
+                                f"A {self.rows.value()}×{self.cols.value()} table has {cells} cells: "
+                                f"give fewer than {cells} numbers.")
+            return
+        if self.min_swaps.value() > self.max_swaps.value():
+            QMessageBox.warning(self, "New Survo puzzle", "The smallest number of swaps is above the largest.")
+            return
+        self.accept()
+
+    def values(self) -> dict:
+        return dict(m=self.rows.value(), n=self.cols.value(), givens=self.givens.value(),
+                    min_swaps_range=(self.min_swaps.value(), self.max_swaps.value()), seed=self.seed.value())
+
+
+# ------------------------------------------------------------- the tab
+class SurvoTab(QWidget):
+    title = "Survo swap board"
+    file_filters = "Survo matrix files (*.mat *.txt *.survo);;All files (*)"
+
+    def __init__(self, settings=None, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.board: SurvoBoard | None = None
+        self.solutions: list[np.ndarray] | None = None
+        self.solution_count = 0
+        self.setup_min_swaps: int | None = None
+        self.undo_stack = QUndoStack(self)
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
+        self._relay = _Relay(self)
+        self._relay.done.connect(self._on_task_done)
+        self._relay.failed.connect(self._on_task_failed)
+        self._ticket = 0
+        self._pending: dict[int, tuple[str, object]] = {}
+        self._after_solve: list = []
+        self._cancel_generation = False
+        self._build()
+        self.load_example("worked_example.mat")
+
+    # ------------------------------------------------------------- layout
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(4, 4, 4, 4)
+        self.views = QTabWidget()
+        self.views.setDocumentMode(True)
+        outer.addWidget(self.views)
+
+        page = QWidget()
+        self.board_page = page
+        lay = QVBoxLayout(page)
+        lay.addLayout(self._toolbar())
+        self.message = QLabel("")
+        self.message.setAlignment(Qt.AlignCenter)
+        self.message.setWordWrap(True)
+        f = QFont(self.font())
+        f.setPointSizeF(f.pointSizeF() * 1.25)
+        f.setBold(True)
+        self.message.setFont(f)
+        self.message.setStyleSheet("padding: 4px;")
+        lay.addWidget(self.message)
+
+        split = QSplitter(Qt.Horizontal)
+        self.board_widget = SurvoBoardWidget()
+        self.board_widget.swapRequested.connect(self.request_swap)
+        self.board_widget.givenClicked.connect(
+            lambda v: self._status(f"{v} is a given number (blue): it never moves."))
+        split.addWidget(self.board_widget)
+        split.addWidget(self._side_panel())
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        lay.addWidget(split, 1)
+        self.status = QLabel("")
+        self.status.setStyleSheet("color: #444;")
+        busy_row = QHBoxLayout()
+        busy_row.addWidget(self.status, 1)
+        self.busy = QProgressBar()
+        self.busy.setRange(0, 0)
+        self.busy.setMaximumWidth(160)
+        self.busy.setVisible(False)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop generating after the current try")
+        self.cancel_button.clicked.connect(self._cancel_generating)
+        self.cancel_button.setVisible(False)
+        busy_row.addWidget(self.busy)
+        busy_row.addWidget(self.cancel_button)
+        lay.addLayout(busy_row)
+        self.views.addTab(page, "Board")
+        # --- extra views --- (other views are added to self.views below this line)
+
+    def _toolbar(self) -> QHBoxLayout:
+        bar = QHBoxLayout()
+
+        def button(text, tip, slot, shortcut=None):
+            b = QPushButton(text)
+            b.setToolTip(tip + (f" ({shortcut})" if shortcut else ""))
+            b.clicked.connect(slot)
+            bar.addWidget(b)
+            return b
+
+        self.undo_action = self.undo_stack.createUndoAction(self, "Undo")
+        self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
+        self.redo_action = self.undo_stack.createRedoAction(self, "Redo")
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
+        for a in (self.undo_action, self.redo_action):
+            a.setShortcutContext(Qt.WidgetWithChildrenShortcut)
+            self.addAction(a)
+        self.undo_button = QToolButton()
+        self.undo_button.setDefaultAction(self.undo_action)
+        self.undo_button.setToolButtonStyle(Qt.ToolButtonTextOnly)
+        self.undo_button.setToolTip("Take back the last swap (Ctrl+Z)")
+        self.redo_button = QToolButton()
+        self.redo_button.setDefaultAction(self.redo_action)
+        self.redo_button.setToolTip("Swap again (Ctrl+Y)")
+        bar.addWidget(self.undo_button)
+        bar.addWidget(self.redo_button)
+        self.reset_button = button("Reset", "Back to the product-of-sums setup", self.reset_board)
+        self.hint_button = button("Hint", "Mate in N: the fewest swaps left, and one swap that brings it to N−1",
+                                  self.show_hint, "H")
+        self.hint_button.setShortcut(QKeySequence("H"))
+        self.solve_button = button("Solve", "Show the solution and whether it is unique", self.show_solution)
+        bar.addSpacing(12)
+        self.new_button = button("New puzzle…", "A random uniquely solvable puzzle", self.new_puzzle_dialog,
+                                 "Ctrl+N")
+        self.new_button.setShortcut(QKeySequence("Ctrl+N"))
+        self.examples_button = QToolButton()
+        self.examples_button.setText("Examples")
+        self.examples_button.setToolTip("The puzzles of seed 001: the worked example, S0–S5, the sacrifice")
+        self.examples_button.setPopupMode(QToolButton.InstantPopup)
+        menu = QMenu(self.examples_button)
+        for fname, label in EXAMPLES:
+            menu.addAction(QAction(label, self, triggered=lambda _=False, f=fname: self.load_example(f)))
+        self.examples_menu = menu
+        self.examples_button.setMenu(menu)
+        bar.addWidget(self.examples_button)
+        button("Open…", "Open a Survo matrix file", self.open_dialog)
+        button("Save…", "Save the puzzle as a Survo matrix file", self.export_file)
+        bar.addStretch(1)
+        self.title_label = QLabel("")
+        self.title_label.setStyleSheet("color: #333; font-weight: bold;")
+        bar.addWidget(self.title_label)
+        return bar
+
+    def _side_panel(self) -> QWidget:
+        w = QWidget()
+        v = QVBoxLayout(w)
+        v.setContentsMargins(6, 0, 0, 0)
+        grid = QGridLayout()
+        self.info_label = QLabel("")
+        self.info_label.setWordWrap(True)
+        grid.addWidget(self.info_label, 0, 0)
+        self.hint_label = QLabel("")
+        self.hint_label.setWordWrap(True)
+        f = QFont(self.font())
+        f.setPointSizeF(f.pointSizeF() * 1.15)
+        f.setBold(True)
+        self.hint_label.setFont(f)
+        self.hint_label.setStyleSheet("color: #8a5a00;")
+        grid.addWidget(self.hint_label, 1, 0)
+        grid.setColumnStretch(0, 1)
+        v.addLayout(grid)
+        self.w_label = QLabel("W = –")
+        self.w_label.setToolTip("W = Σ|Sum − OK| over rows and columns; 0 = solved")
+        v.addWidget(self.w_label)
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setMinimumHeight(150)
+        self.plot.setMaximumHeight(230)
+        self.plot.setLabel("left", "W")
+        self.plot.setLabel("bottom", "swap")
+        self.plot.showGrid(x=True, y=True, alpha=0.3)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.getAxis("bottom").setTickSpacing(major=5, minor=1)
+        self.plot.getAxis("left").setTickSpacing(major=10, minor=2)
+        self.w_curve = self.plot.plot([], [], pen=pg.mkPen(SERIES[0], width=2), symbol="o", symbolSize=7,
+                                      symbolBrush=SERIES[0], symbolPen=None)
+        self.sacrifice_dots = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(SERIES[1]), pen=None)
+        self.plot.addItem(self.sacrifice_dots)
+        v.addWidget(self.plot)
+        v.addWidget(QLabel("Swaps (orange: sacrifice, W went up)"))
+        self.swap_list = QListWidget()
+        self.swap_list.setToolTip("The swaps made, in the style of /SP_SWAP; click one to go back to it")
+        self.swap_list.itemClicked.connect(self._jump_to_swap)
+        v.addWidget(self.swap_list, 1)
+        self.show_solution_box = QCheckBox("Show the solution in the cells")
+        self.show_solution_box.setToolTip("Small green numbers show where each misplaced number belongs")
+        self.show_solution_box.toggled.connect(self._toggle_solution_overlay)
+        v.addWidget(self.show_solution_box)
+        return w
+
+    # ------------------------------------------------------------- loading
+    def play_puzzle(self, puzzle: SurvoPuzzle) -> None:
+        """Put a puzzle on the board (from its setup) and show the board."""
+        puzzle.validate()
+        self.board = SurvoBoard(puzzle)
+        self.undo_stack.clear()
+        self.solutions = None
+        self.solution_count = 0
+        self.setup_min_swaps = None
+        self._after_solve.clear()
+        self.board_widget.set_board(self.board)
+        self.show_solution_box.setChecked(False)
+        self.hint_label.setText("")
+        self._update_title()
+        self._after_change()
+        self.views.setCurrentWidget(self.board_page)
+        self.board_widget.setFocus()
+        self._start_solver()
+
+    def _update_title(self) -> None:
+        p = self.board.puzzle
+        kind = "open" if p.is_open else f"{p.n_givens} givens"
+        self.title_label.setText(f"{p.name or 'puzzle'} — {p.m}×{p.n}, {kind}")
+
+    def load_example(self, fname: str) -> None:
+        if self.open_file(str(EXAMPLES_DIR / fname)):
+            label = dict(EXAMPLES).get(fname)
+            if label:
+                self.board.puzzle.name = label
+                self._update_title()
+
+    def open_file(self, path: str) -> bool:
+        """Open a matrix file; a bad file shows an error and leaves the board as it was."""
+        try:
+            puzzle = read_survo(path)
+        except SurvoFormatError as exc:
+            QMessageBox.critical(self, "Cannot open Survo puzzle", f"{Path(path).name} cannot be used:\n\n{exc}")
+            return False
+        self.play_puzzle(puzzle)
+        return True
+
+    def open_dialog(self) -> None:
+        start = str(self.settings.value("folders/survo", str(Path.home()))) if self.settings else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open Survo puzzle", start, self.file_filters)
+        if path:
+            if self.settings is not None:
+                self.settings.setValue("folders/survo", str(Path(path).parent))
+            self.open_file(path)
+
+    def export_file(self, path: str | None = None) -> bool:
+        """Save the puzzle (not the swaps) as a Survo matrix file."""
+        if self.board is None:
+            return False
+        if not path:
+            start = str(self.settings.value("folders/survo", str(Path.home()))) if self.settings else ""
+            path, _ = QFileDialog.getSaveFileName(self, "Save Survo puzzle", start, self.file_filters)
+            if not path:
+                return False
+        try:
+            write_survo(path, self.board.puzzle)
+        except OSError as exc:
+            QMessageBox.critical(self, "Cannot save", f"{path}: {exc.strerror or exc}")
+            return False
+        self._status(f"Saved {Path(path).name}")
+        return True
+
+    # ------------------------------------------------------------- swaps
+    @Slot(int, int)
+    def request_swap(self, a: int, b: int) -> None:
+        if self.board is None or a == b:
+            return
+        if self.board.is_given_number(a) or self.board.is_given_number(b):
+            self._status("Given numbers never move.")
+            return
+        self.undo_stack.push(SwapCommand(self, a, b))
+
+    def reset_board(self) -> None:
+        if self.board is None:
+            return
+        self.board.reset()
+        self.undo_stack.clear()
+        self._after_change()
+        self._status("Back to the product-of-sums setup")
+
+    def _jump_to_swap(self, item: QListWidgetItem) -> None:
+        k = self.swap_list.row(item) + 1  # swaps 1..k kept
+        self.undo_stack.setIndex(k)
+
+    def _after_change(self) -> None:
+        """Redraw everything that depends on the table."""
+        b = self.board
+        if b is None:
+            return
+        self.board_widget.set_hint(None)
+        self.hint_label.setText("")
+        self.board_widget.update()
+        w = b.w
+        self.w_label.setText(f"W after each swap — now W = {w}")
+        self.w_label.setStyleSheet(f"font-weight: bold; color: {'#009E73' if w == 0 else '#D55E00'};")
+        self.swap_list.clear()
+        for k, s in enumerate(b.swaps, start=1):
+            item = QListWidgetItem(s.label(k))
+            if s.is_sacrifice:
+                item.setForeground(QColor(SERIES[1]))
+                bold = item.font()
+                bold.setBold(True)
+                item.setFont(bold)
+                item.setToolTip("A sacrifice: this swap raised W")
+            self.swap_list.addItem(item)
+        if b.swaps:
+            self.swap_list.setCurrentRow(len(b.swaps) - 1)
+        hist = b.w_history()
+        x = np.arange(len(hist))
+        self.w_curve.setData(x, hist)
+        sac = [(k, s.w_after) for k, s in enumerate(b.swaps, start=1) if s.is_sacrifice]
+        self.sacrifice_dots.setData([p[0] for p in sac], [p[1] for p in sac])
+        self.plot.setXRange(0, max(4, len(hist) - 1), padding=0.05)
+        self.plot.setYRange(0, max(4, max(hist)), padding=0.08)
+        self._update_info()
+        if b.solved:
+            self._show_solved()
+        else:
+            self.message.setText("")
+            self.message.setStyleSheet("padding: 4px;")
+
+    def _update_info(self) -> None:
+        from sudokustudio.survo.setup import chi_square
+
+        b = self.board
+        lines = [f"Setup W = {b.initial_w}", f"Swaps made: {len(b.swaps)}"]
+        if self.setup_min_swaps is not None:
+            lines.append(f"Fewest swaps from the setup: {self.setup_min_swaps}")
+        if self.solutions is not None:
+            lines.append("Solution: unique" if self.solution_count == 1 else
+                         "Solutions: none" if self.solution_count == 0 else "Solutions: 2 or more")
+        else:
+            lines.append("Solving…")
+        lines.append(f"χ² of the table: {chi_square(b.table):.2f}")
+        self.info_label.setText("\n".join(lines))
+
+    def _show_solved(self) -> None:
+        b = self.board
+        k = len(b.swaps)
+        n_min = self._min_swaps_to_solved()
+        self.message.setText(f"Solved in {k} swaps (minimum {n_min})")
+        self.message.setStyleSheet("padding: 4px; background: #cdebd0; color: #0b5a2a; border-radius: 4px;")
+        self._status(self.message.text())
+
+    def _min_swaps_to_solved(self) -> int:
+        """The fewest swaps from the setup to a solution (the known ones and the table now)."""
+        from sudokustudio.survo.solve import min_swaps_any
+
+        b = self.board
+        sols = list(self.solutions or []) + [b.table.copy()]
+        return min_swaps_any(b.start, sols)[0]
+
+    # ------------------------------------------------------------- solver
+    def _submit(self, kind: str, fn, payload=None) -> int:
+        self._ticket += 1
+        self._pending[self._ticket] = (kind, payload)
+        self._pool.start(_Task(self._ticket, fn, self._relay))
+        self._update_busy()
+        return self._ticket
+
+    def _update_busy(self) -> None:
+        busy = bool(self._pending)
+        self.busy.setVisible(busy)
+        generating = any(k == "generate" for k, _ in self._pending.values())
+        self.cancel_button.setVisible(generating)
+        self.new_button.setEnabled(not generating)
+
+    def _start_solver(self) -> None:
+        puzzle = self.board.puzzle.copy()
+        self._submit("solve", lambda: _solve_job(puzzle), self.board)
+
+    @Slot(int, object)
+    def _on_task_done(self, ticket: int, result) -> None:
+        kind, payload = self._pending.pop(ticket, (None, None))
+        self._update_busy()
+        if kind == "solve":
+            if payload is not self.board:  # a puzzle loaded since: stale
+                return
+            from sudokustudio.survo.solve import min_swaps_any
+
+            self.solutions = list(result.solutions)
+            self.solution_count = result.count
+            if self.solutions:
+                self.setup_min_swaps = min_swaps_any(self.board.start, self.solutions)[0]
+            self._update_info()
+            todo, self._after_solve = self._after_solve, []
+            for fn in todo:
+                fn()
+        elif kind == "generate":
+            g = result
+            self.play_puzzle(g.puzzle)
+            self._status(f"New {g.puzzle.m}×{g.puzzle.n} puzzle: setup W = {g.initial_w}, "
+                         f"fewest swaps {g.min_swaps} (seed {g.seed})")
+
+    @Slot(int, str)
+    def _on_task_failed(self, ticket: int, msg: str) -> None:
+        kind, _ = self._pending.pop(ticket, (None, None))
+        self._update_busy()
+        if kind == "generate" and "cancelled" in msg:
+            self._status("Generation cancelled")
+            return
+        QMessageBox.warning(self, "Survo", f"The {kind or 'task'} failed:\n\n{msg}")
+
+    def _when_solved(self, fn) -> None:
+        if self.solutions is not None:
+            fn()
+        else:
+            self._status("Solving…")
+            self._after_solve.append(fn)
+
+    def show_hint(self) -> None:
+        if self.board is None:
+            return
+        self._when_solved(self._show_hint_now)
+
+    def _show_hint_now(self) -> None:
+        from sudokustudio.survo.solve import best_hint
+
+        b = self.board
+        if not self.solutions:
+            self.hint_label.setText("This puzzle has no solution.")
+            return
+        h = best_hint(b.table, b.puzzle, self.solutions, unique=self.solution_count == 1)
+        if h.moves_left == 0:
+            self.hint_label.setText("Solved: mate in 0.")
+            return
+        a, c = h.swap
+        self.hint_label.setText(f"Mate in {h.moves_left}: swap ({a},{c}) → W = {h.w_after}")
+        self.board_widget.set_hint(h.swap)
+
+    def show_solution(self) -> None:
+        if self.board is None:
+            return
+        self._when_solved(self._show_solution_now)
+
+    def _show_solution_now(self) -> None:
+        from sudokustudio.survo.board import format_report
+
+        b = self.board
+        if not self.solutions:
+            QMessageBox.information(self, "Solution", "This puzzle has no solution.")
+            return
+        uniq = "The solution is unique." if self.solution_count == 1 else \
+            "The solution is NOT unique (at least two solutions); the first one found is shown."
+        self.show_solution_box.setChecked(True)
+        text = format_report(self.solutions[0], b.puzzle.row_sums, b.puzzle.col_sums)
+        self.hint_label.setText(uniq + f" Fewest swaps from the setup: {self.setup_min_swaps}.")
+        self._status(uniq)
+        self._last_solution_text = text
+
+    def _toggle_solution_overlay(self, on: bool) -> None:
+        if on and self.solutions:
+            self.board_widget.solution = self.solutions[0]
+        else:
+            self.board_widget.solution = None
+        self.board_widget.update()
+
+    # ------------------------------------------------------------- new puzzles
+    def new_puzzle_dialog(self) -> None:
+        m = self.board.puzzle.m if self.board else 4
+        n = self.board.puzzle.n if self.board else 4
+        seed = int(np.random.SeedSequence().entropy % 1_000_000)
+        dlg = NewPuzzleDialog(self, m, n, seed)
+        if dlg.exec() == QDialog.Accepted:
+            self.generate(**dlg.values())
+
+    def generate(self, m: int, n: int, givens: int = 0, seed: int = 0,
+                 min_swaps_range: tuple[int, int] = (0, 63)) -> int:
+        """Generate a random puzzle off the UI thread; it is loaded when ready."""
+        from sudokustudio.survo.generate import random_puzzle_in_range
+
+        self._cancel_generation = False
+        self._status(f"Generating a {m}×{n} puzzle…")
+        return self._submit("generate", lambda: random_puzzle_in_range(
+            m, n, givens, seed, min_swaps_range, cancelled=lambda: self._cancel_generation))
+
+    def _cancel_generating(self) -> None:
+        self._cancel_generation = True
+        self._status("Cancelling after the current try…")
+
+    # ------------------------------------------------------------- misc
+    def _status(self, text: str) -> None:
+        self.status.setText(text)
+        win = self.window()
+        if win is not None and hasattr(win, "statusBar") and win is not self:
+            win.statusBar().showMessage(text, 5000)
+
+    def wait_idle(self, msecs: int = 30000) -> bool:
+        """Block until background work is done and delivered (tests, closing)."""
+        from PySide6.QtCore import QCoreApplication
+
+        ok = self._pool.waitForDone(msecs)
+        QCoreApplication.processEvents()
+        return ok
+
+    def shutdown(self) -> None:
+        self._cancel_generation = True
+        self._pool.waitForDone(30000)

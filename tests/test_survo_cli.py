@@ -1,0 +1,46 @@
+"""sudokustudio-cli survo solve / random."""
+import json
+from pathlib import Path
+
+from sudokustudio.cli import main
+from sudokustudio.survo.puzzle import parse_survo
+from sudokustudio.survo.solve import solve_survo
+
+RES = Path(__file__).resolve().parent.parent / "resources" / "survo"
+
+
+def test_survo_solve_json(capsys):
+    assert main(["survo", "solve", str(RES / "worked_example.mat"), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["setup"] == [[1, 3, 4, 5], [2, 8, 9, 10], [6, 11, 13, 15], [7, 12, 14, 16]]
+    assert out["W"] == 6 and out["min_swaps"] == 2 and out["solutions"] == 1
+    assert out["solution"] == [[1, 3, 4, 6], [2, 7, 9, 10], [5, 11, 13, 15], [8, 12, 14, 16]]
+
+
+def test_survo_solve_text(capsys):
+    assert main(["survo", "solve", str(RES / "S1.mat")]) == 0
+    out = capsys.readouterr().out
+    assert "Minimum swaps from the setup: 3" in out and "Solutions: 1 (unique)" in out and "W=4" in out
+
+
+def test_survo_solve_bad_file(tmp_path, capsys):
+    f = tmp_path / "bad.mat"
+    f.write_text("MAT SAVE AS A\n0 0 3\n0 0 7\n4 6 1\n")
+    assert main(["survo", "solve", str(f)]) == 2
+    assert "line 4: the corner of the last line must be 0" in capsys.readouterr().err
+
+
+def test_survo_random_prints_a_unique_matrix(capsys):
+    assert main(["survo", "random", "4", "4", "--givens", "1", "--seed", "9"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("MAT SAVE AS A\n")
+    p = parse_survo(text)
+    assert p.m == 4 and p.n == 4 and p.n_givens == 1 and solve_survo(p).unique
+    assert main(["survo", "random", "4", "4", "--givens", "1", "--seed", "9"]) == 0
+    assert capsys.readouterr().out == text
+
+
+def test_survo_subcommand_registry():
+    from sudokustudio.commands import survo
+
+    assert isinstance(survo.SURVO_SUBCOMMANDS, list)
