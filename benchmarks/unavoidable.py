@@ -127,6 +127,7 @@ def pretest_benchmark(n_grids=20, seed=11):
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--grids", type=int, default=3)
+    ap.add_argument("--first", type=int, default=0, help="start at this grid of the pick list")
     ap.add_argument("--k17-grids", type=int, default=2)
     ap.add_argument("--skip-k17", action="store_true")
     ap.add_argument("--no-forward-seconds", type=float, default=120.0,
@@ -140,7 +141,7 @@ def main() -> None:
             return
     puzzles = read_puzzles(DATA).puzzles
     U.warm_up()
-    for gi, idx in enumerate(PICKS[:args.grids]):
+    for gi, idx in enumerate(PICKS[args.first:args.first + args.grids], start=args.first):
         p = puzzles[idx]
         g = solve(p)
         c0 = time.process_time()

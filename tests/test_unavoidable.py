@@ -32,6 +32,16 @@ def seventeens(shared_data):
     return coll.puzzles[[0, 1234, 40000]]
 
 
+@pytest.fixture(scope="module")
+def seventeen_uas(seventeens):
+    """(puzzle, grid, UAs) for the 17-clue puzzles, harvested once."""
+    out = []
+    for p in seventeens:
+        g = solve(p)
+        out.append((p, g, U.harvest(g, 12, random_sets=0)))
+    return out
+
+
 def _empty(grid, cells):
     p = grid.copy()
     p[cells] = 0
@@ -64,7 +74,8 @@ def test_no_ua_contains_another(grid_and_uas):
 @pytest.mark.parametrize("seed", [2024, 7, 99])
 def test_sizes_4_and_6_equal_brute_force(seed, grid_and_uas):
     g = grid_and_uas[0] if seed == 2024 else random_grid(seed)
-    uas = grid_and_uas[1] if seed == 2024 else U.harvest(g, 6, random_sets=0)
+    # the quick harvest (2- and 3-digit sets) must already find every UA of size 4 and 6
+    uas = grid_and_uas[1] if seed == 2024 else U.harvest(g, 6, quick=True)
     brute = U.brute_force_small_uas(g)
     assert len(brute) > 0
     small = {m for m, s in zip(uas.masks(), uas.sizes()) if s <= 6}
@@ -110,9 +121,8 @@ def test_disjoint_groups_are_disjoint_and_exact_on_small_sets(grid_and_uas):
     assert ex and k == brute
 
 
-def test_disjoint_bound_at_most_17_for_17_clue_grids(seventeens):
-    for p in seventeens[:2]:
-        uas = U.harvest(solve(p), 12, random_sets=0)
+def test_disjoint_bound_at_most_17_for_17_clue_grids(seventeen_uas):
+    for p, _, uas in seventeen_uas:
         idx, _ = U.disjoint_groups(uas)
         assert len(idx) <= 17
         assert not U.misses_known_ua(p, uas)  # a unique puzzle hits every UA
@@ -138,10 +148,8 @@ def _force_mask(puzzle, n):
     return "".join("1" if c in cells else "." for c in range(81))
 
 
-def test_force_11_of_17_finds_the_puzzle(seventeens):
-    for p in seventeens:
-        g = solve(p)
-        uas = U.harvest(g, 12, random_sets=0)
+def test_force_11_of_17_finds_the_puzzle(seventeen_uas):
+    for p, g, uas in seventeen_uas:
         res = U.search(g, 17, _force_mask(p, 11), uas=uas)
         assert format_puzzle(p) in res["puzzles"]
         for q in res["puzzles"]:
@@ -152,10 +160,8 @@ def test_force_11_of_17_finds_the_puzzle(seventeens):
             assert all(arr[c] for c in np.flatnonzero(p)[:11])
 
 
-def test_forward_view_same_puzzles_fewer_nodes(seventeens):
-    p = seventeens[1]
-    g = solve(p)
-    uas = U.harvest(g, 12, random_sets=0)
+def test_forward_view_same_puzzles_fewer_nodes(seventeen_uas):
+    p, g, uas = seventeen_uas[1]
     force = _force_mask(p, 9)
     with_fv = U.search(g, 17, force, uas=uas, forward=True)
     without = U.search(g, 17, force, uas=uas, forward=False)
@@ -164,12 +170,10 @@ def test_forward_view_same_puzzles_fewer_nodes(seventeens):
     assert with_fv["nodes"] < without["nodes"]
 
 
-def test_batched_search_equals_single_run(seventeens):
+def test_batched_search_equals_single_run(seventeen_uas):
     from sudokustudio.jobs.local import run_local
 
-    p = seventeens[2]
-    g = solve(p)
-    uas = U.harvest(g, 12, random_sets=0)
+    p, g, uas = seventeen_uas[2]
     force = _force_mask(p, 10)
     single = U.search(g, 17, force, uas=uas)
     job = U.UASearchJob("".join(map(str, g)), 17, force, 12, True, 2, 1)
