@@ -367,10 +367,12 @@ def _write_solution(s, solution):
 def _search(puzzle, limit, solution, randomize, rng, stack):
     """Depth-first search.  Returns (solutions found up to ``limit``, guesses).
 
-    ``stack`` is int64[MAX_DEPTH + 1, STATE] work space (row 0 is the current
-    state).  The first solution found is written to ``solution``.  With
-    ``randomize`` the branch digit is drawn from ``rng``.  ``guesses`` counts
-    the branches entered (both "d here" and "d not here").
+    ``stack`` is int64[MAX_DEPTH + 1, STATE] work space: row k is the state
+    after k pending branches (each row keeps its own pending alternative, so a
+    branch costs one row copy).  The first solution found is written to
+    ``solution``.  With ``randomize`` the branch digit is drawn from ``rng``.
+    ``guesses`` counts the branches entered (both "d here" and "d not here");
+    it is 0 when propagation alone solves the puzzle.
     """
     if not _init_state(puzzle, stack[0]):
         return 0, 0
