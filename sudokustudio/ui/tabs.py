@@ -5,6 +5,7 @@ A tab class takes (settings, parent) and may define ``open_file(path)``,
 its runners; called when the window closes).
 """
 TABS: list[str] = [
+    "sudokustudio.ui.survo_tab:SurvoTab",
     "sudokustudio.ui.generators_tab:GeneratorsTab",
     "sudokustudio.ui.estimator_tab:EstimatorTab",
     "sudokustudio.ui.ua_tab:UATab",  # keep last
