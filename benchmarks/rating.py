@@ -58,12 +58,16 @@ def main() -> int:
                                  (DATA / "001-puzzles.txt").read_text().splitlines()[:n]], cap=args.cap)
     job.warm_up()
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
     out = run_local(job, 0, job.n_batches(), workers=args.threads)
     secs = time.perf_counter() - t0
+    cpu = time.process_time() - cpu0
     ratings, cands_w = job.arrays(out.total)
     ratings = ratings.astype(np.int64)
     print(f"\nW-rating (cap {args.cap}): {n} puzzles in {secs:.1f} s on {args.threads} threads = "
           f"{n / secs:.1f} puzzles/s (target >= 50; shared machine, noisy)")
+    print(f"  CPU time {cpu:.1f} s = {1000 * cpu / n:.2f} ms per puzzle "
+          f"(= {n / cpu:.0f} puzzles/s per fully available core)")
     w_ref = ref["W-ratings"]
     comparable = w_ref <= args.cap
     agree = (ratings == w_ref) | (~comparable & (ratings == args.cap + 1))
