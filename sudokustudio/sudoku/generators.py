@@ -341,7 +341,12 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, blind, n
         paths += 1
         since += 1
         n_ua, _k = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
-        shuffle_inplace(rng, order)
+        # partial Fisher-Yates: only the first 65 deletions can matter (16 clues are never unique)
+        for i in range(65):
+            j = i + rand_below(rng, 81 - i)
+            t = order[i]
+            order[i] = order[j]
+            order[j] = t
         d_lo, d_hi = _deleted_mask(order, blind)
         if _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
             ua_rejects += 1
@@ -537,6 +542,13 @@ def ua_pool(size: int, seed: int, source: str = "solver", three_digits: bool = T
             hi = np.zeros((size, MAX_UA), dtype=np.uint64)
             n = np.zeros(size, dtype=np.int64)
             pool_uas_kernel(pool, lo, hi, n, three_digits)
+            # smallest UAs first: they are the likeliest to be fully deleted, so the scan stops early
+            for k in range(size):
+                m = int(n[k])
+                sizes = np.array([bin(int(a)).count("1") + bin(int(b)).count("1") for a, b in zip(lo[k, :m], hi[k, :m])])
+                idx = np.argsort(sizes, kind="stable")
+                lo[k, :m] = lo[k, :m][idx]
+                hi[k, :m] = hi[k, :m][idx]
             hit = (pool, lo, hi, n)
             _POOL_CACHE[key] = hit
     return hit
