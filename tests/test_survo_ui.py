@@ -61,13 +61,14 @@ def test_drag_and_drop_swaps(qtbot, tab):
 def test_keyboard_x_y_swap(qtbot, tab):
     w = tab.board_widget
     w.setFocus()
-    w.cursor = tab.board.position(5)
+    w.cursor = tab.board.position(5)  # (0, 3)
     qtbot.keyClick(w, Qt.Key_X)
-    w.cursor = tab.board.position(4)
-    qtbot.keyClick(w, Qt.Key_Right)  # from 4 at (0,2) to 5 at (0,3)? move the cursor onto 6's row instead
-    w.cursor = tab.board.position(6)
+    assert w.selected == 5
+    for key in (Qt.Key_Down, Qt.Key_Down, Qt.Key_Right):  # (2, 3), then wrap to (2, 0): the 6
+        qtbot.keyClick(w, key)
+    assert w.cursor == tab.board.position(6)
     qtbot.keyClick(w, Qt.Key_Y)
-    assert [(s.a, s.b) for s in tab.board.swaps] == [(5, 6)]
+    assert [(s.a, s.b) for s in tab.board.swaps] == [(5, 6)] and tab.board.w == 4
 
 
 def test_given_cannot_be_selected(qtbot, tab):
@@ -159,3 +160,11 @@ def test_generate_in_background(qtbot, tab):
     qtbot.waitUntil(lambda: tab.board.puzzle.m == 3 and tab.board.puzzle.n == 4, timeout=60000)
     tab.wait_idle()
     assert tab.solution_count == 1
+
+
+def test_first_puzzle_loads_after_background_warm_up(qtbot, settings):
+    t = SurvoTab(settings)
+    qtbot.addWidget(t)
+    qtbot.waitUntil(lambda: t.board is not None, timeout=120000)
+    assert t.board.puzzle.row_sums.tolist() == [14, 28, 44, 50]
+    t.shutdown()

@@ -60,6 +60,20 @@ class _Task(QRunnable):
         self.relay.done.emit(self.ticket, res)
 
 
+def _warm_board_kernels() -> None:
+    """Compile what the board needs on the UI thread (setup, W, chi-square); the solver
+    and the generator compile on the pool thread when first used."""
+    from sudokustudio.survo.setup import chi_square, puzzle_setup
+    from sudokustudio.survo.board import w_of
+
+    p = SurvoPuzzle([3, 7], [4, 6])
+    t = puzzle_setup(p)
+    w_of(t, p.row_sums, p.col_sums)
+    chi_square(t)
+    p.givens[0, 0] = 1
+    puzzle_setup(p)
+
+
 def _solve_job(puzzle: SurvoPuzzle):
     from sudokustudio.survo.solve import solve_survo
 
@@ -156,7 +170,9 @@ class SurvoTab(QWidget):
         self._after_solve: list = []
         self._cancel_generation = False
         self._build()
-        self.load_example("worked_example.mat")
+        # The first puzzle appears once the board kernels are compiled (or loaded from
+        # numba's cache) on the pool thread: the window never waits for compilation.
+        self._submit("warm", _warm_board_kernels)
 
     # ------------------------------------------------------------- layout
     def _build(self) -> None:
@@ -500,6 +516,9 @@ class SurvoTab(QWidget):
             todo, self._after_solve = self._after_solve, []
             for fn in todo:
                 fn()
+        elif kind == "warm":
+            if self.board is None:
+                self.load_example("worked_example.mat")
         elif kind == "generate":
             g = result
             self.play_puzzle(g.puzzle)
@@ -510,6 +529,11 @@ class SurvoTab(QWidget):
     def _on_task_failed(self, ticket: int, msg: str) -> None:
         kind, _ = self._pending.pop(ticket, (None, None))
         self._update_busy()
+        if kind == "warm":  # compile on demand instead
+            self._status(f"Kernel warm-up failed: {msg}")
+            if self.board is None:
+                self.load_example("worked_example.mat")
+            return
         if kind == "generate" and "cancelled" in msg:
             self._status("Generation cancelled")
             return
