@@ -26,7 +26,8 @@ def main(argv: list[str] | None = None) -> int:
     win.show()
     smoke = os.environ.get(SMOKE_ENV, "")
     if smoke:
-        _quit_when_shown(app, win, wait_for_kernels=smoke == "kernels")
+        _quit_when_shown(app, win, wait_for_kernels=smoke == "kernels",
+                         timeout=float(os.environ.get("SUDOKUSTUDIO_SMOKE_TIMEOUT", "600")))
     return app.exec()
 
 

@@ -129,6 +129,24 @@ def test_the_scheduler_address_path_and_execute(cluster_client):
     assert jobs_dask.describe_cluster(address).startswith(f"connected to {address}: 2 workers, 2 threads")
 
 
+def test_cli_scheduler_option_gives_the_same_estimate(cluster_client, capsys):
+    import json
+
+    from sudokustudio import cli
+
+    if "sudokustudio.commands.estimate" not in cli.COMMANDS:
+        pytest.skip("the estimate command is not registered yet")
+    argv = ["estimate", "grids", "--box", "2x2", "--method", "fc", "--samples", "20000", "--seed", "11", "--json"]
+    assert cli.main(argv + ["--threads", "2"]) == 0
+    local = json.loads(capsys.readouterr().out)
+    assert cli.main(argv + ["--scheduler", cluster_client.scheduler.address]) == 0
+    cluster = json.loads(capsys.readouterr().out)
+    assert cluster["samples"] == local["samples"] >= 20000
+    assert cluster["estimate"] == local["estimate"] and cluster["rel_err"] == local["rel_err"]
+    assert cli.main(argv + ["--scheduler", "tcp://"]) == 2  # a bad address: one clear line
+    assert "bad scheduler address" in capsys.readouterr().err
+
+
 def test_killed_worker_batches_run_elsewhere_and_count_once(cluster_client, tmp_path):
     job = HoleCountJob(grids=4, sleep=0.15, log_dir=str(tmp_path))
     n = 24
@@ -258,3 +276,9 @@ def test_make_runner_follows_the_cluster_settings(qtbot, settings, monkeypatch):
     assert len(failures) == 1 and "pip install 'sudokustudio[cluster]'" in failures[0]
     settings.setValue("cluster/enabled", False)
     assert isinstance(make_runner(job, 1, 2, settings=settings), QtBatchRunner)
+
+
+def test_jobs_defined_in_a_main_script_are_refused(cluster_client):
+    main_job_class = type("ScriptJob", (HoleCountJob,), {"__module__": "__main__", "kind": ""})
+    with pytest.raises(ClusterError, match="define cluster jobs in an importable module"):
+        run_dask(main_job_class(), 1, 2, client=cluster_client)

@@ -45,22 +45,23 @@ def test_bundle_builds_starts_offscreen_and_exits_cleanly(tmp_path):
                if k not in ("NUMBA_CACHE_DIR", "PYTHONPATH", "XDG_CACHE_HOME", "XDG_CONFIG_HOME")}
     run_env.update(HOME=str(home), QT_QPA_PLATFORM="offscreen", SUDOKUSTUDIO_DATA=str(tmp_path / "data"))
     t0 = time.perf_counter()
-    first = subprocess.run([str(exe)], env=dict(run_env, SUDOKUSTUDIO_SMOKE="kernels"),
-                           capture_output=True, text=True, timeout=1500)
-    first_seconds = time.perf_counter() - t0
-    assert first.returncode == 0, first.stdout + first.stderr[-3000:]
-    assert "window shown" in first.stdout
-    assert "kernels: Kernels ready" in first.stdout, first.stdout + first.stderr[-3000:]
+    shown = subprocess.run([str(exe)], env=dict(run_env, SUDOKUSTUDIO_SMOKE="1"),
+                           capture_output=True, text=True, timeout=600)
+    shown_seconds = time.perf_counter() - t0
+    assert shown.returncode == 0 and "window shown" in shown.stdout, shown.stdout + shown.stderr[-3000:]
+    print(f"start to window and clean exit: {shown_seconds:.1f} s")
+
+    # the kernels compile in the frozen app and are cached in the user cache folder
+    t0 = time.perf_counter()
+    warm = subprocess.run([str(exe)], env=dict(run_env, SUDOKUSTUDIO_SMOKE="kernels",
+                                               SUDOKUSTUDIO_SMOKE_TIMEOUT="1500"),
+                          capture_output=True, text=True, timeout=1600)
+    warm_seconds = time.perf_counter() - t0
+    assert warm.returncode == 0, warm.stdout + warm.stderr[-3000:]
+    assert "kernels: Kernels ready" in warm.stdout, warm.stdout + warm.stderr[-3000:]
     cache = home / ".cache" / "sudokustudio" / "numba"
     cached = list(cache.rglob("*.nbi"))
     assert cached, f"numba wrote no cache index under {cache}"
     assert not list(internal.rglob("*.nbi")), "numba must not write into the bundle"
-
-    t0 = time.perf_counter()
-    again = subprocess.run([str(exe)], env=dict(run_env, SUDOKUSTUDIO_SMOKE="1"),
-                           capture_output=True, text=True, timeout=600)
-    again_seconds = time.perf_counter() - t0
-    assert again.returncode == 0 and "window shown" in again.stdout, again.stderr[-3000:]
-    print(f"first start with kernel compile: {first_seconds:.0f} s ({len(cached)} cached kernels); "
-          f"second start to window: {again_seconds:.1f} s")
+    print(f"first kernel warm-up in the bundle: {warm_seconds:.0f} s ({len(cached)} kernels cached in {cache})")
     shutil.rmtree(work, ignore_errors=True)

@@ -191,6 +191,11 @@ def stream_batches(client: Client, job: BatchJob, run_seed: int, n_batches: int 
     out finish and are delivered, so the delivered indices are exactly
     0..k-1 (minus ``done``) unless a batch failed.  Returns the wall time.
     """
+    if type(job).__module__ == "__main__":
+        # cloudpickle would ship such a class by value, and numba dispatchers pickled by value
+        # are rebuilt on the worker: observed to give different random grids than the original.
+        raise ClusterError(f"{type(job).__name__} is defined in the main script; define cluster jobs in an "
+                           f"importable module (installed on every worker) so that results are reproducible")
     cancel = cancel or threading.Event()
     indices = batch_indices(n_batches, 0, done)
     t0 = time.perf_counter()
