@@ -10,6 +10,7 @@ import threading
 
 WARMUPS: list[str] = [
     "sudokustudio.survo.warm:warm_up",
+    "sudokustudio.survo.atlas:warm_up",
     "sudokustudio.sudoku.estimators:warm_up",
     "sudokustudio.sudoku.warm:warm_up",
     "sudokustudio.sudoku.generators:warm_up",

@@ -181,3 +181,23 @@ def test_write_atlas_round_trip(tmp_path):
         assert np.array_equal(r, a.row_sums()[k]) and np.array_equal(sol, a.solutions()[k])
     with pytest.raises(ValueError, match="7 fields"):
         parse_atlas_line("1 2 | 3", 2, 4)
+
+
+def test_read_atlas_round_trip_and_errors(tmp_path):
+    from sudokustudio.survo.atlas import read_atlas
+
+    a = _atlas(2, 5)
+    path = tmp_path / "a.txt"
+    write_atlas(path, a)
+    b = read_atlas(path)
+    assert (b.m, b.n) == (2, 5) and np.array_equal(a.records, b.records)
+    assert np.allclose(a.chi2, b.chi2, atol=1e-4)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("hello\n")
+    with pytest.raises(ValueError, match="line 1"):
+        read_atlas(bad)
+    lines = path.read_text().splitlines()
+    lines[3] = lines[3].replace("|", ";", 1)
+    bad.write_text("\n".join(lines))
+    with pytest.raises(ValueError, match="line 4"):
+        read_atlas(bad)

@@ -13,6 +13,7 @@ import importlib
 from sudokustudio.commands.common import add_json_arg, print_json
 
 SURVO_SUBCOMMANDS: list[str] = [
+    "sudokustudio.commands.survo_atlas",
 ]
 
 

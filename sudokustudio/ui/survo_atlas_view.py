@@ -1,0 +1,434 @@
+"""Atlas view (inside the Survo tab): enumerate every uniquely solvable open
+m×n Survo puzzle, see the distributions of the minimum swaps from the
+product setup and of the initial W, seed 001's 4×4 tables beside the
+computed ones, and double-click a puzzle to play it on the board."""
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QKeySequence, QShortcut
+from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QHeaderView,
+                               QLabel, QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView,
+                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+
+from sudokustudio.jobs.qt import make_runner
+from sudokustudio.survo import atlas as A
+from sudokustudio.ui import style
+
+SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 3), (3, 4), (3, 5), (4, 4), (4, 5)]
+SLOW_SIZES = {(4, 5): "4×5 is the stretch size: expect hours on two cores."}
+SEED_COLOR = "#999999"
+
+
+class AtlasModel(QAbstractTableModel):
+    """The puzzles of an AtlasResult, read straight from its arrays."""
+
+    HEADERS = ["#", "row sums", "column sums", "W", "min swaps", "chi-square"]
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.result: A.AtlasResult | None = None
+
+    def set_result(self, result: A.AtlasResult | None) -> None:
+        self.beginResetModel()
+        self.result = result
+        self.endResetModel()
+
+    def rowCount(self, parent=QModelIndex()) -> int:
+        return 0 if parent.isValid() or self.result is None else self.result.count
+
+    def columnCount(self, parent=QModelIndex()) -> int:
+        return len(self.HEADERS)
+
+    def headerData(self, section, orientation, role=Qt.DisplayRole):
+        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+    def data(self, index, role=Qt.DisplayRole):
+        if not index.isValid() or self.result is None:
+            return None
+        k, col = index.row(), index.column()
+        res = self.result
+        if role in (Qt.DisplayRole, Qt.UserRole):
+            sort = role == Qt.UserRole
+            if col == 0:
+                return k + 1
+            if col == 1:
+                v = res.row_sums()[k]
+                return tuple(int(x) for x in v) if sort else " ".join(map(str, v))
+            if col == 2:
+                v = res.col_sums()[k]
+                return tuple(int(x) for x in v) if sort else " ".join(map(str, v))
+            if col == 3:
+                return int(res.w()[k])
+            if col == 4:
+                return int(res.swaps()[k])
+            if col == 5:
+                return float(res.chi2[k]) if sort else f"{res.chi2[k]:.3f}"
+        if role == Qt.TextAlignmentRole and col in (0, 3, 4, 5):
+            return int(Qt.AlignRight | Qt.AlignVCenter)
+        if role == Qt.ToolTipRole:
+            return "Double-click (or Enter) to play this puzzle on the board"
+        return None
+
+
+class AtlasView(QWidget):
+    """Run the atlas of a size; histograms, seed-001 comparison, puzzle list.
+
+    ``playRequested(SurvoPuzzle)`` is emitted on a double-click; the Survo
+    tab connects it to its board.
+    """
+
+    title = "Atlas"
+    file_filters = "Survo atlas (*.txt);;All files (*)"
+    playRequested = Signal(object)
+
+    def __init__(self, settings=None, parent=None):
+        super().__init__(parent)
+        self.settings = settings
+        self.runner = None
+        self.job: A.SurvoAtlasJob | None = None
+        self.result: A.AtlasResult | None = None
+        self._shown_batches = -1
+        self._build()
+        self.timer = QTimer(self)
+        self.timer.setInterval(100)   # redraw at 10 Hz while running, never per batch
+        self.timer.timeout.connect(self._refresh)
+        self._show_seed_tables()
+
+    # ---------------------------------------------------------------- layout
+    def _build(self) -> None:
+        outer = QVBoxLayout(self)
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Size:"))
+        self.size_box = QComboBox()
+        for m, n in SIZES:
+            known = A.KNOWN_COUNTS.get((m, n))
+            self.size_box.addItem(f"{m}×{n}" + (f"   (S = {known:,})" if known else ""), (m, n))
+        self.size_box.setCurrentIndex(SIZES.index((3, 4)))
+        self.size_box.setToolTip("Rows × columns of the open puzzles to enumerate (S = published count)")
+        bar.addWidget(self.size_box)
+        self.run_btn = QPushButton("Run")
+        self.run_btn.setToolTip("Enumerate every uniquely solvable open puzzle of this size (Ctrl+R)")
+        self.run_btn.clicked.connect(self.start)
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setToolTip("Stop after the batches in progress (Esc)")
+        self.cancel_btn.setEnabled(False)
+        self.cancel_btn.clicked.connect(self.cancel)
+        self.save_btn = QPushButton("Save…")
+        self.save_btn.setToolTip("Write the puzzles, one per line, to a text file (Ctrl+S)")
+        self.save_btn.clicked.connect(self.export_file)
+        self.play_btn = QPushButton("Play selected")
+        self.play_btn.setToolTip("Open the selected puzzle on the board (or double-click it)")
+        self.play_btn.clicked.connect(self._play_selected)
+        for b in (self.run_btn, self.cancel_btn, self.save_btn, self.play_btn):
+            bar.addWidget(b)
+        self.progress = QProgressBar()
+        self.progress.setFormat("%v / %m batches")
+        bar.addWidget(self.progress, 1)
+        outer.addLayout(bar)
+        self.status = QLabel("Choose a size and press Run.")
+        self.status.setWordWrap(True)
+        outer.addWidget(self.status)
+
+        split = QSplitter(Qt.Vertical)
+        outer.addWidget(split, 1)
+        top = QWidget()
+        tl = QHBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        pg.setConfigOptions(antialias=True)
+        self.swaps_plot = self._plot("Minimum swaps from the product setup", "swaps")
+        self.w_plot = self._plot("Initial W of the product setup", "W")
+        tl.addWidget(self.swaps_plot, 1)
+        tl.addWidget(self.w_plot, 1)
+        split.addWidget(top)
+
+        bottom = QWidget()
+        bl = QHBoxLayout(bottom)
+        bl.setContentsMargins(0, 0, 0, 0)
+        seed_box = QGroupBox("Seed 001 (open 4×4) beside this run")
+        sl = QVBoxLayout(seed_box)
+        self.swaps_table = QTableWidget(3, 10)
+        self.swaps_table.setVerticalHeaderLabels(["swaps", "seed 001", "computed"])
+        self.swaps_table.horizontalHeader().setVisible(False)
+        self.swaps_table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.swaps_table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        self.swaps_table.setMaximumHeight(110)
+        sl.addWidget(self.swaps_table)
+        self.w_table = QTableWidget(len(A.SEED_W_BINS_4x4) + 1, 5)
+        self.w_table.setHorizontalHeaderLabels(["W", "seed freq", "computed", "seed % <6", "computed % <6"])
+        self.w_table.verticalHeader().setVisible(False)
+        self.w_table.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        self.w_table.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        sl.addWidget(self.w_table, 1)
+        self.seed_summary = QLabel("")
+        self.seed_summary.setWordWrap(True)
+        sl.addWidget(self.seed_summary)
+        bl.addWidget(seed_box, 1)
+
+        list_box = QGroupBox("Puzzles (double-click to play)")
+        ll = QVBoxLayout(list_box)
+        self.model = AtlasModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(Qt.UserRole)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.doubleClicked.connect(self._play_index)
+        ll.addWidget(self.table)
+        bl.addWidget(list_box, 1)
+        split.addWidget(bottom)
+        split.setSizes([330, 470])
+
+        QShortcut(QKeySequence("Ctrl+R"), self, activated=self.start)
+        QShortcut(QKeySequence(Qt.Key_Escape), self, activated=self.cancel)
+        QShortcut(QKeySequence("Ctrl+S"), self, activated=self.export_file)
+        QShortcut(QKeySequence(Qt.Key_Return), self.table, activated=self._play_selected)
+
+    def _plot(self, title: str, xlabel: str) -> pg.PlotWidget:
+        w = pg.PlotWidget(background="w")
+        w.setTitle(title, color="k", size="10pt")
+        w.setLabel("bottom", xlabel)
+        w.setLabel("left", "puzzles")
+        w.showGrid(x=False, y=True, alpha=0.3)
+        w.addLegend(offset=(-10, 10))
+        w.setMouseEnabled(x=False, y=False)
+        return w
+
+    # ---------------------------------------------------------------- runs
+    def selected_size(self) -> tuple[int, int]:
+        return self.size_box.currentData()
+
+    def start(self) -> None:
+        if self.runner is not None and self.runner.running:
+            return
+        m, n = self.selected_size()
+        if (m, n) in SLOW_SIZES:
+            ans = QMessageBox.question(self, "Long run", SLOW_SIZES[(m, n)] + " Start anyway?")
+            if ans != QMessageBox.Yes:
+                return
+        try:
+            self.job = A.SurvoAtlasJob(m, n)
+        except ValueError as exc:
+            QMessageBox.warning(self, "Atlas", str(exc))
+            return
+        self.runner = make_runner(self.job, 0, self.job.n_batches(), settings=self.settings, parent=self)
+        self.runner.finished.connect(self._finished)
+        self.runner.failed.connect(self._failed)
+        self.progress.setRange(0, self.job.n_batches())
+        self.progress.setValue(0)
+        self.result = None
+        self._shown_batches = -1
+        self.run_btn.setEnabled(False)
+        self.size_box.setEnabled(False)
+        self.cancel_btn.setEnabled(True)
+        self.status.setText(f"Enumerating {m}×{n}…")
+        self.runner.start()
+        self.timer.start()
+
+    def cancel(self) -> None:
+        if self.runner is not None and self.runner.running:
+            self.runner.cancel()
+            self.status.setText("Cancelling: waiting for the batches in progress…")
+
+    def shutdown(self) -> None:
+        if self.runner is not None:
+            self.runner.cancel()
+            self.runner.wait()
+        self.timer.stop()
+
+    def _failed(self, message: str) -> None:
+        QMessageBox.critical(self, "Atlas run failed", message)
+
+    def _finished(self, cancelled: bool) -> None:
+        self.timer.stop()
+        self._refresh(final=True)
+        self.run_btn.setEnabled(True)
+        self.size_box.setEnabled(True)
+        self.cancel_btn.setEnabled(False)
+
+    def _refresh(self, final: bool = False) -> None:
+        if self.runner is None:
+            return
+        done = self.runner.batches_done
+        if done == self._shown_batches and not final:
+            return
+        self._shown_batches = done
+        self.progress.setValue(done)
+        self.set_result(self.runner.total(), running=not final, elapsed=self.runner.elapsed,
+                        complete=done == self.job.n_batches())
+
+    # ---------------------------------------------------------------- display
+    def set_result(self, result: A.AtlasResult, running: bool = False, elapsed: float | None = None,
+                   complete: bool = True) -> None:
+        """Show a (partial or complete) atlas."""
+        self.result = result
+        self.model.set_result(result)
+        self._draw_histograms(result)
+        self._show_seed_tables(result if (result.m, result.n) == (4, 4) else None, complete)
+        known = A.KNOWN_COUNTS.get((result.m, result.n))
+        text = f"{result.m}×{result.n}: {result.count:,} uniquely solvable open puzzles"
+        if running:
+            text += " so far"
+        elif complete and known is not None:
+            text += (f" — published S({result.m},{result.n}) = {known:,}: "
+                     + ("match" if known == result.count else "MISMATCH"))
+        elif not complete:
+            text += " (partial: run cancelled)"
+        if result.count:
+            mean, sd = result.swaps_mean_sd()
+            text += (f".  Swaps mean {mean:.2f}, sd {sd:.2f}; {result.under6_percent():.1f} % need < 6.  "
+                     f"Chi-square {result.chi2.min():.3f} … {result.chi2.max():.3f}.")
+        if elapsed is not None:
+            text += f"  {elapsed:.1f} s"
+        self.status.setText(text)
+
+    def _draw_histograms(self, result: A.AtlasResult) -> None:
+        seed = (result.m, result.n) == (4, 4)
+        for plot, values, seed_bins in ((self.swaps_plot, result.swaps(), SEED_SWAPS_XY),
+                                        (self.w_plot, result.w(), SEED_W_XY)):
+            plot.clear()
+            if plot.plotItem.legend is not None:
+                plot.plotItem.legend.clear()
+            width = 0.4 if plot is self.swaps_plot else 0.8
+            shift = width / 2 if seed else 0.0
+            if len(values):
+                counts = np.bincount(values)
+                x = np.nonzero(counts)[0]
+                bars = pg.BarGraphItem(x=x - shift, height=counts[x], width=width,
+                                       brush=style.SERIES[0], pen=pg.mkPen("w"), name="computed")
+                plot.addItem(bars)
+            if seed:
+                sx, sy = seed_bins
+                plot.addItem(pg.BarGraphItem(x=np.array(sx) + shift, height=sy, width=width, brush=SEED_COLOR,
+                                             pen=pg.mkPen("w"), name="seed 001"))
+
+    def _show_seed_tables(self, result: A.AtlasResult | None = None, complete: bool = True) -> None:
+        swaps = result.swaps_hist() if result is not None else []
+        for k in range(10):
+            self._cell(self.swaps_table, 0, k, str(k))
+            self._cell(self.swaps_table, 1, k, str(A.SEED_SWAPS_4x4[k]))
+            if result is None:
+                self._cell(self.swaps_table, 2, k, "–")
+            else:
+                v = swaps[k] if k < len(swaps) else 0
+                self._cell(self.swaps_table, 2, k, str(v), v == A.SEED_SWAPS_4x4[k] if complete else None)
+        computed = None
+        if result is not None:
+            computed = result.w_table([(lab, *A._bin_limits(lab)) for lab, _, _ in A.SEED_W_BINS_4x4])
+        for row, (lab, freq, pct) in enumerate(A.SEED_W_BINS_4x4):
+            self._cell(self.w_table, row, 0, lab)
+            self._cell(self.w_table, row, 1, str(freq))
+            self._cell(self.w_table, row, 3, f"{pct:.1f} %")
+            if computed is None:
+                self._cell(self.w_table, row, 2, "–")
+                self._cell(self.w_table, row, 4, "–")
+            else:
+                _, k, p = computed[row]
+                ok = complete
+                self._cell(self.w_table, row, 2, str(k), (k == freq) if ok else None)
+                self._cell(self.w_table, row, 4, "–" if k == 0 else f"{p:.2f} %",
+                           A.pct_as_printed(p, pct) if ok else None)
+        last = len(A.SEED_W_BINS_4x4)
+        self._cell(self.w_table, last, 0, "all")
+        self._cell(self.w_table, last, 1, "5327")
+        self._cell(self.w_table, last, 3, f"{A.SEED_ALL_UNDER6_4x4:.1f} %")
+        if result is None:
+            self._cell(self.w_table, last, 2, "–")
+            self._cell(self.w_table, last, 4, "–")
+            self.seed_summary.setText("Run 4×4 (or open a 4×4 atlas file) to compare with seed 001's tables; "
+                                      "seed 001: swaps mean ≈ 4, sd ≈ 1.6, chi-square inside (0.25, 8.25).")
+        else:
+            self._cell(self.w_table, last, 2, str(result.count), (result.count == 5327) if complete else None)
+            u6 = result.under6_percent()
+            self._cell(self.w_table, last, 4, f"{u6:.2f} %", A.pct_as_printed(u6, A.SEED_ALL_UNDER6_4x4)
+                       if complete else None)
+            if complete:
+                cmp = A.compare_with_seed(result)
+                verdict = "all of seed 001's figures reproduced" if cmp["all_match"] else "DIFFERENCES from seed 001"
+                if result.count:
+                    self.seed_summary.setText(
+                        f"{verdict}: mean swaps {cmp['swaps_mean_sd']['mean']:.3f}, "
+                        f"sd {cmp['swaps_mean_sd']['sd']:.3f}; chi-square {cmp['chi2']['min']:.3f} … "
+                        f"{cmp['chi2']['max']:.3f} ({'inside' if cmp['chi2']['match'] else 'NOT inside'} (0.25, 8.25)).")
+                else:
+                    self.seed_summary.setText("No 4×4 puzzles in this atlas.")
+            else:
+                self.seed_summary.setText("Partial run: the computed columns are still growing.")
+
+    @staticmethod
+    def _cell(table: QTableWidget, row: int, col: int, text: str, ok: bool | None = None) -> None:
+        item = table.item(row, col)
+        if item is None:
+            item = QTableWidgetItem()
+            item.setTextAlignment(Qt.AlignCenter)
+            table.setItem(row, col, item)
+        item.setText(text)
+        if ok is None:
+            item.setBackground(QColor(0, 0, 0, 0))
+        else:
+            item.setBackground(style.OK_GREEN if ok else style.POSITIVE)
+
+    # ---------------------------------------------------------------- play, files
+    def puzzle_at(self, row: int):
+        """The SurvoPuzzle of model row ``row`` (row and column sums as in the atlas)."""
+        from sudokustudio.survo.puzzle import SurvoPuzzle
+
+        r = self.result.row_sums()[row]
+        c = self.result.col_sums()[row]
+        return SurvoPuzzle(r, c, name=f"atlas {self.result.m}x{self.result.n} #{row + 1}")
+
+    def _play_index(self, index) -> None:
+        if not index.isValid() or self.result is None:
+            return
+        self.playRequested.emit(self.puzzle_at(self.proxy.mapToSource(index).row()))
+
+    def _play_selected(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            QMessageBox.information(self, "Atlas", "Select a puzzle in the list first.")
+            return
+        self._play_index(rows[0])
+
+    def export_file(self, path: str | None = None) -> None:
+        if self.result is None or self.result.count == 0:
+            QMessageBox.information(self, "Atlas", "Nothing to save yet: run an atlas first.")
+            return
+        if not path:
+            path, _ = QFileDialog.getSaveFileName(self, "Save atlas",
+                                                  f"survo_atlas_{self.result.m}x{self.result.n}.txt",
+                                                  self.file_filters)
+            if not path:
+                return
+        try:
+            A.write_atlas(path, self.result)
+        except OSError as exc:
+            QMessageBox.critical(self, "Save atlas", f"Cannot write {path}: {exc}")
+
+    def open_file(self, path: str) -> bool:
+        """Show an atlas written by ``survo atlas --out`` or Save (no recomputation)."""
+        try:
+            res = A.read_atlas(path)
+        except (OSError, ValueError) as exc:
+            QMessageBox.critical(self, "Open atlas", str(exc))
+            return False
+        if self.runner is not None and self.runner.running:
+            QMessageBox.information(self, "Open atlas", "Cancel the running enumeration first.")
+            return False
+        if (res.m, res.n) in SIZES:
+            self.size_box.setCurrentIndex(SIZES.index((res.m, res.n)))
+        self.set_result(res, complete=True)
+        return True
+
+
+SEED_SWAPS_XY = (list(range(10)), A.SEED_SWAPS_4x4)
+# seed 001 lumps W = 0, 2, 4 in one bin; drawn at W = 2
+SEED_W_XY = ([2] + [int(lab) for lab, _, _ in A.SEED_W_BINS_4x4[1:]], [k for _, k, _ in A.SEED_W_BINS_4x4])

@@ -1,0 +1,94 @@
+"""Atlas view: run with progress, seed tables, double-click plays on the board."""
+from __future__ import annotations
+
+import numpy as np
+from PySide6.QtCore import Qt
+
+from sudokustudio.survo.atlas import SEED_SWAPS_4x4, SurvoAtlasJob, write_atlas
+from sudokustudio.ui.survo_atlas_view import SIZES, AtlasView
+
+
+def _run(view, qtbot, size):
+    view.size_box.setCurrentIndex(SIZES.index(size))
+    view.start()
+    assert not view.run_btn.isEnabled() and view.cancel_btn.isEnabled()
+    with qtbot.waitSignal(view.runner.finished, timeout=120_000):
+        pass
+
+
+def test_run_shows_puzzles_and_double_click_plays(qtbot, settings):
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    _run(view, qtbot, (2, 5))
+    assert view.model.rowCount() == 278
+    assert view.progress.value() == view.progress.maximum() == SurvoAtlasJob(2, 5).n_batches()
+    assert "278" in view.status.text() and "match" in view.status.text()
+    played = []
+    view.playRequested.connect(played.append)
+    idx = view.proxy.index(3, 1)
+    view.table.doubleClicked.emit(idx)
+    assert len(played) == 1
+    p = played[0]
+    src = view.proxy.mapToSource(idx).row()
+    assert np.array_equal(p.row_sums, view.result.row_sums()[src])
+    assert np.array_equal(p.col_sums, view.result.col_sums()[src])
+    view.shutdown()
+
+
+def test_cancel_keeps_a_partial_atlas(qtbot, settings):
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    view.size_box.setCurrentIndex(SIZES.index((3, 4)))
+    view.start()
+    view.cancel()
+    with qtbot.waitSignal(view.runner.finished, timeout=120_000):
+        pass
+    assert view.run_btn.isEnabled()
+    assert view.runner.batches_done <= SurvoAtlasJob(3, 4).n_batches()
+    assert view.model.rowCount() <= 583
+
+
+def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
+    """A 4×4 atlas file (here a fake, partial one) fills the computed columns."""
+    from sudokustudio.survo.atlas import AtlasResult, record_width
+
+    job_result = AtlasResult(4, 4, np.zeros((0, record_width(4, 4)), np.int64), np.zeros(0))
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    assert view.swaps_table.item(1, 0).text() == str(SEED_SWAPS_4x4[0])
+    view.set_result(job_result, complete=True)
+    assert view.swaps_table.item(2, 0).text() == "0"
+    # a real file round trip (2x4) selects the size and lists the puzzles
+    from sudokustudio.jobs.local import run_local
+
+    job = SurvoAtlasJob(2, 4)
+    res = run_local(job, 0, job.n_batches()).total
+    path = tmp_path / "a.txt"
+    write_atlas(path, res)
+    assert view.open_file(str(path))
+    assert view.selected_size() == (2, 4) and view.model.rowCount() == 62
+
+
+def test_bad_atlas_file_shows_error(qtbot, settings, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "critical", lambda *a, **k: shown.append(a[2]))
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    bad = tmp_path / "bad.txt"
+    bad.write_text("not an atlas\n")
+    assert not view.open_file(str(bad))
+    assert shown and "line 1" in shown[0]
+
+
+def test_survo_tab_has_atlas_view(qtbot, settings):
+    from sudokustudio.ui.survo_tab import SurvoTab
+
+    tab = SurvoTab(settings)
+    qtbot.addWidget(tab)
+    titles = [tab.views.tabText(i) for i in range(tab.views.count())]
+    assert "Atlas" in titles
+    played = []
+    tab.atlas_view.playRequested.connect(played.append)
+    tab.shutdown()
