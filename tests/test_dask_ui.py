@@ -53,6 +53,7 @@ def test_test_connection_reports_in_the_dialog(qtbot, settings):
     dlg.test_connection()
     qtbot.waitUntil(lambda: dlg.test_button.isEnabled(), timeout=30000)
     assert "private cluster of worker processes" in dlg.status.text()
+    dlg.connect_timeout = 1.0
     dlg.address.setText("127.0.0.1:9")  # nothing listens there
     dlg.test_connection()
     assert not dlg.test_button.isEnabled()  # the test runs in a thread; the dialog stays responsive
@@ -77,7 +78,7 @@ def test_main_window_has_settings_cluster(qtbot, settings, monkeypatch):
 
     opened = []
     monkeypatch.setattr(ClusterSettingsDialog, "exec", lambda self: opened.append(self) or 0)
-    win = MainWindow(settings=settings, warm_up=False)
+    win = MainWindow(settings=settings, tab_names=[], warm_up=False)
     qtbot.addWidget(win)
     menus = {a.text().replace("&", ""): a.menu() for a in win.menuBar().actions()}
     assert "Settings" in menus

@@ -38,6 +38,7 @@ class ClusterSettingsDialog(QDialog):
         self.setWindowTitle("Cluster")
         self.setMinimumWidth(520)
         self.available = dask_available()
+        self.connect_timeout = 5.0  # seconds "Test connection" waits for a scheduler
 
         intro = QLabel(
             "Long runs (estimates, generators, atlas, UA search) can send their batches to a "
@@ -135,7 +136,7 @@ class ClusterSettingsDialog(QDialog):
             from sudokustudio.jobs.dask import describe_cluster
 
             try:
-                relay.done.emit(True, describe_cluster(address))
+                relay.done.emit(True, describe_cluster(address, timeout=self.connect_timeout))
             except Exception as exc:  # shown in the dialog, never fatal
                 relay.done.emit(False, str(exc))
 
