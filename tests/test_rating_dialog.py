@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
 
@@ -23,7 +24,7 @@ def test_rate_dialog_rates_a_file_and_exports_csv(qtbot, settings, shared_data, 
     assert not dlg.export_button.isEnabled()
     with qtbot.waitSignal(dlg.start_button.clicked, timeout=1000):
         dlg.start_button.click()
-    qtbot.waitUntil(lambda: dlg.runner is not None and not dlg.runner.running, timeout=60000)
+    qtbot.waitUntil(lambda: dlg.runner is not None and not dlg.runner.running, timeout=300000)
     assert dlg.ratings.tolist() == w_ref.tolist()
     assert dlg.model.rowCount() == 40
     assert dlg.dist_table.item(0, 1).text() == str(int((w_ref == 0).sum()))
@@ -53,3 +54,22 @@ def test_main_window_has_the_rate_action(qtbot, settings):
     w.rate_action.trigger()
     assert w.rate_dialog.isVisible()
     w.close()
+
+
+def test_rate_dialog_uses_collection_weights(qtbot, settings, shared_data):
+    from sudokustudio.ui.rate_dialog import RateDialog
+
+    d = shared_data / "controlled_bias"
+    puzzles = read_puzzles(d / "001-puzzles.txt").puzzles[:8]
+    w_ref = np.loadtxt(d / "001-W-ratings.txt", dtype=int)[:8]
+    weights = np.arange(1.0, 9.0)
+    dlg = RateDialog(settings)
+    qtbot.addWidget(dlg)
+    dlg.set_puzzles(puzzles, "weighted", weights=weights)
+    dlg.start()
+    qtbot.waitUntil(lambda: not dlg.runner.running, timeout=300000)
+    assert dlg.ratings.tolist() == w_ref.tolist()
+    assert dlg.dist_table.horizontalHeaderItem(3).text() == "real % (weights)"
+    expect = 100 * weights[w_ref == 0].sum() / weights.sum()
+    assert float(dlg.dist_table.item(0, 3).text()) == pytest.approx(expect, abs=0.01)
+    dlg.shutdown()

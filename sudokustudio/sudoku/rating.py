@@ -500,13 +500,14 @@ def w_histogram(ratings, cap: int, weights=None) -> np.ndarray:
     return np.bincount(np.minimum(r[keep], cap + 1), weights=w[keep], minlength=cap + 2)[:cap + 2]
 
 
-def w_distribution(ratings, n_clues, cap: int = DEFAULT_CAP) -> dict[str, np.ndarray]:
+def w_distribution(ratings, n_clues, cap: int = DEFAULT_CAP, weights=None) -> dict[str, np.ndarray]:
     """Raw and cf-corrected ("real", seed 002 §3.3) W distributions in %.
 
-    Both are arrays over W = 0..cap, then '> cap'.
+    Both are arrays over W = 0..cap, then '> cap'.  With ``weights`` (e.g.
+    the weighted sampler's 1/Pr) the "real" one uses them instead of cf(n).
     """
     raw = w_histogram(ratings, cap)
-    real = w_histogram(ratings, cap, correction_factor(n_clues))
+    real = w_histogram(ratings, cap, correction_factor(n_clues) if weights is None else weights)
     return {"raw": 100.0 * raw / max(raw.sum(), 1), "real": 100.0 * real / max(real.sum(), 1e-300),
             "counts": raw.astype(np.int64)}
 

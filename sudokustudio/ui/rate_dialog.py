@@ -95,11 +95,15 @@ class RateDialog(QDialog):
         self.source = ""
         self.ratings = np.zeros(0, np.int16)
         self.cands = np.zeros(0, np.int16)
+        self.weights: np.ndarray | None = None  # sampling weights (weighted sampler); None: cf(n)
 
         self.open_button = QPushButton("&Open file…")
         self.open_button.setShortcut(QKeySequence.Open)
         self.open_button.setToolTip("Choose a puzzle file (.txt/.sdm one puzzle per line, or .sdk)")
         self.open_button.clicked.connect(self.choose_file)
+        self.collection_button = QPushButton("Co&llection…")
+        self.collection_button.setToolTip("Rate a stored collection (made in the Generators tab or imported)")
+        self.collection_button.clicked.connect(self.choose_collection)
         self.source_label = QLabel("No puzzles loaded")
         self.cap_spin = QSpinBox()
         self.cap_spin.setRange(1, MAX_CAP)
@@ -123,7 +127,7 @@ class RateDialog(QDialog):
         self.status = QLabel("")
 
         top = QHBoxLayout()
-        for w in (self.open_button, self.source_label):
+        for w in (self.open_button, self.collection_button, self.source_label):
             top.addWidget(w)
         top.addStretch(1)
         for w in (self.cap_spin, self.start_button, self.cancel_button, self.export_button):
@@ -224,9 +228,43 @@ class RateDialog(QDialog):
         self.set_puzzles(coll.puzzles, Path(path).name + note, coll.lines)
         return True
 
-    def set_puzzles(self, puzzles, label: str = "collection", lines=None) -> None:
-        """Load a collection (uint8[N, 81]) to rate; ``lines`` default to 1..N."""
+    def choose_collection(self) -> None:
+        from PySide6.QtWidgets import QInputDialog
+
+        from sudokustudio.jobs.collections import CollectionError, CollectionStore
+
+        try:
+            store = CollectionStore()
+            items = store.list()
+        except (CollectionError, OSError, RuntimeError) as exc:
+            QMessageBox.warning(self, "Cannot open the collections", str(exc))
+            return
+        if not items:
+            QMessageBox.information(self, "No collection", "No stored collection yet: generate or import one "
+                                                           "in the Generators tab, or open a file.")
+            return
+        names = [f"{c['name']} — {c['generator']}, {c['count']} puzzles (#{c['id']})" for c in items]
+        choice, ok = QInputDialog.getItem(self, "Rate a collection", "Collection:", names, 0, False)
+        if not ok:
+            return
+        item = items[names.index(choice)]
+        try:
+            coll = store.load(item["id"])
+        except CollectionError as exc:
+            QMessageBox.warning(self, "Cannot load the collection", str(exc))
+            return
+        self.set_puzzles(coll.puzzles, f"{coll.name} ({coll.generator})", weights=coll.weights)
+
+    def set_puzzles(self, puzzles, label: str = "collection", lines=None, weights=None) -> None:
+        """Load a collection (uint8[N, 81]) to rate; ``lines`` default to 1..N.
+
+        ``weights``: the sampler's weights (e.g. 1/Pr of the weighted sampler)
+        for the "real" column; without them (or all equal) the "real" column
+        uses seed 002's cf(n), which is right for a controlled-bias sample.
+        """
         self.cancel()
+        w = None if weights is None else np.asarray(weights, dtype=np.float64)
+        self.weights = None if w is None or np.all(w == w[:1]) else w
         self.puzzles = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
         self.lines = list(lines) if lines is not None else list(range(1, len(self.puzzles) + 1))
         self.source = label
@@ -293,7 +331,9 @@ class RateDialog(QDialog):
         cap = self.model.cap
         ratings = self.ratings.astype(np.int64)
         clues = np.count_nonzero(self.puzzles[:len(ratings)], axis=1)
-        dist = w_distribution(ratings, clues, cap) if len(ratings) else None
+        weights = None if self.weights is None else self.weights[:len(ratings)]
+        dist = w_distribution(ratings, clues, cap, weights) if len(ratings) else None
+        self.dist_table.horizontalHeaderItem(3).setText("real % (cf)" if weights is None else "real % (weights)")
         top = int(ratings[ratings >= 0].max()) if len(ratings) and (ratings >= 0).any() else -1
         n_rows = max(top + 1, 11)
         n_rows = min(n_rows, cap + 2)
@@ -326,22 +366,26 @@ class RateDialog(QDialog):
             self.summary.setText("Seed 002 §3.3 distributions shown; open a file and press Rate.")
             return
         valid = ratings[(ratings >= 0) & (ratings <= cap)]
-        w_cf = correction_factor(clues[(ratings >= 0) & (ratings <= cap)])
+        ok = (ratings >= 0) & (ratings <= cap)
+        w_cf = correction_factor(clues[ok]) if weights is None else weights[ok]
         mean = valid.mean() if len(valid) else float("nan")
         real = (valid * w_cf).sum() / w_cf.sum() if len(valid) else float("nan")
         n_inv = int((ratings < 0).sum())
         n_above = int((ratings > cap).sum())
         self.summary.setText(
-            f"{len(ratings)} puzzles rated: mean W {mean:.3f} raw, {real:.3f} real (cf-weighted)"
+            f"{len(ratings)} puzzles rated: mean W {mean:.3f} raw, {real:.3f} real "
+            f"({'cf-weighted' if weights is None else 'sampler weights'})"
             + (f"; {n_above} above the cap" if n_above else "")
             + (f"; {n_inv} invalid (no or several solutions)" if n_inv else "")
-            + ". The 'real' columns assume a controlled-bias sample.")
+            + (". The 'real' columns assume a controlled-bias sample." if weights is None else
+               ". 'real' uses the collection's sampling weights."))
 
     def _update_buttons(self) -> None:
         running = self.runner is not None and self.runner.running
         self.start_button.setEnabled(not running and len(self.puzzles) > 0)
         self.cancel_button.setEnabled(running)
         self.open_button.setEnabled(not running)
+        self.collection_button.setEnabled(not running)
         self.cap_spin.setEnabled(not running)
         self.export_button.setEnabled(len(self.ratings) > 0)
 
