@@ -74,7 +74,8 @@ def main() -> int:
     print(f"  W equal to 001-W-ratings.txt: {agree.sum()}/{n}")
     bad = np.nonzero(~agree)[0]
     for i in bad[:50]:
-        print(f"  disagreement line {i + 1}: ours {ratings[i]}, Berthier {w_ref[i]}  {coll.lines[i]}")
+        print(f"  disagreement line {coll.lines[i]}: ours {ratings[i]}, Berthier {w_ref[i]}  "
+              f"{''.join(str(d) if d else '.' for d in puzzles[i])}")
     print(f"  candidates after BRT (from the rating run) equal the oracle: "
           f"{(cands_w == ref['nb-cands-after-BRT']).sum()}/{n}")
 
