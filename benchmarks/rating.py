@@ -89,7 +89,7 @@ def main() -> int:
         sr = SEED002_RAW_PERCENT[w] if w < len(SEED002_RAW_PERCENT) else float("nan")
         sl = SEED002_REAL_PERCENT[w] if w < len(SEED002_REAL_PERCENT) else float("nan")
         print(f"{'W%d' % w:>5} {dist['counts'][w]:>6} {dist['raw'][w]:8.3f} {ref_dist['raw'][w]:8.3f} "
-              f"{sr:9.3g} {dist['real'][w]:8.3f} {ref_dist['real'][w]:8.3f} {sl:9.3g}")
+              f"{sr!s:>9} {dist['real'][w]:8.3f} {ref_dist['real'][w]:8.3f} {sl!s:>9}")
     if dist["counts"][args.cap + 1]:
         print(f"{'>cap':>5} {dist['counts'][args.cap + 1]:>6}")
 
