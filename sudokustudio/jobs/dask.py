@@ -133,8 +133,8 @@ def close_shared_clients() -> None:
 
 
 def total_threads(client: Client) -> int:
-    workers = client.scheduler_info().get("workers", {})
-    return sum(int(w.get("nthreads", 1)) for w in workers.values())
+    """Worker threads of the cluster now (workers may join or leave during a run)."""
+    return sum(int(n) for n in client.nthreads().values())
 
 
 def describe_cluster(address: str | None, timeout: float = 5.0) -> str:
@@ -144,9 +144,8 @@ def describe_cluster(address: str | None, timeout: float = 5.0) -> str:
         return "local: a private cluster of worker processes on this machine is started for each run"
     client = connect(addr, timeout=timeout)
     try:
-        info = client.scheduler_info()
-        workers = info.get("workers", {})
-        threads = sum(int(w.get("nthreads", 1)) for w in workers.values())
+        workers = client.nthreads()
+        threads = sum(int(n) for n in workers.values())
         if not workers:
             return f"connected to {addr}, but no workers have joined yet (start `dask worker {addr}`)"
         return (f"connected to {addr}: {len(workers)} worker{'s' * (len(workers) != 1)}, "
