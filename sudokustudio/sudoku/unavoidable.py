@@ -1027,7 +1027,7 @@ def read_grid(text_or_path: str) -> np.ndarray:
     else:
         path = Path(s)
         if not path.exists():
-            raise ValueError(f"GRID must be an 81-digit string or a file; {s!r} is neither")
+            raise ValueError(f"expected an 81-digit grid or a file name; {s!r} is neither")
         coll = read_puzzles(path)
         if len(coll) == 0:
             raise ValueError(f"{s}: no puzzle or grid found")
