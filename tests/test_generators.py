@@ -178,3 +178,18 @@ def test_controlled_bias_larger_sample():
     d = describe_result("controlled-bias", total)
     _within(d["mean"], 25.667, 1.116 / math.sqrt(total.count))
     _within(d["corrected_mean"], 26.577, d["corrected_mean_se"])
+
+
+def test_weighted_subsets_with_sequential_grids():
+    from sudokustudio.sudoku.weighted import WeightedSubsetsJob, inclusion_weights
+
+    job = WeightedSubsetsJob(per_batch=150, grid_source="sequential", difficulty=[])
+    a = _run(job, 5, 2)
+    assert a.extra["ratio_sums"][0] == 300
+    assert np.array_equal(a.puzzles, _run(job, 5, 2).puzzles)
+    if a.count:
+        _assert_minimal(a.puzzles)
+        grid_w = a.weights / inclusion_weights(30)[a.clues]
+        assert np.all(grid_w > 0)          # each puzzle carries its grid's weight 1/(q * number of grids)
+    with pytest.raises(ValueError, match="grid source"):
+        WeightedSubsetsJob(grid_source="solver")

@@ -20,9 +20,10 @@ def register(sub) -> None:
     p.add_argument("-n", type=int, default=100, metavar="N",
                    help="puzzles to generate (weighted-subsets: subset samples) (default 100)")
     p.add_argument("--seed", type=int, default=1, help="run seed (default 1); same seed, same collection")
-    p.add_argument("--grid-source", choices=("solver", "pairswap", "pool"), default=None,
-                   help="grids for top-down / controlled-bias (default: solver for top-down, pool for "
-                        "controlled-bias); all three are biased sources (see the Generators tab)")
+    p.add_argument("--grid-source", choices=("solver", "pairswap", "pool", "sequential"), default=None,
+                   help="grids for top-down / controlled-bias (solver, pairswap, pool; default: solver for "
+                        "top-down, pool for controlled-bias; all biased) and weighted-subsets (pool, or "
+                        "sequential: weighted grids, unbiased over all grids)")
     p.add_argument("--blind", type=int, default=46,
                    help="controlled-bias: clues deleted before the first uniqueness test (default 46)")
     p.add_argument("--subset-size", type=int, default=30, help="weighted-subsets: subset size s (default 30)")
@@ -52,8 +53,11 @@ def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=30
         from sudokustudio.sudoku.weighted import WeightedSubsetsJob
 
         per = max(1, min(400, n))
-        return WeightedSubsetsJob(s=subset_size, per_batch=per, difficulty=difficulty), -(-n // per)
+        return WeightedSubsetsJob(s=subset_size, per_batch=per, difficulty=difficulty,
+                                  grid_source=grid_source or "pool"), -(-n // per)
     kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty)
+    if grid_source == "sequential":
+        raise ValueError("--grid-source sequential is for weighted-subsets only")
     job = GeneratorJob(method, **kw)
     if method == "controlled-bias":
         return job, None

@@ -33,7 +33,15 @@ from sudokustudio.sudoku.difficulty import METRICS, puzzle_difficulty
 from sudokustudio.sudoku.generators import GenResult, merge_results, describe_result, verify_minimal_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import grid_pool
+from sudokustudio.sudoku.estimators import sequential_grid_kernel
 from sudokustudio.sudoku.minimal import minimals_in_subset_kernel
+
+#: number of 9x9 grids (Felgenhauer & Jarvis): sequential weights are divided by it to stay near 1
+N_GRIDS = 6670903752021072936960.0
+WEIGHTED_SOURCES = {
+    "pool": "random isomorphs of a pool of solver grids (grid weight 1; biased: a finite pool)",
+    "sequential": "the estimator's sequential grid sampler with weight 1/q(grid): unbiased over all grids",
+}
 
 
 def inclusion_weights(s: int) -> np.ndarray:
@@ -53,7 +61,8 @@ def sequential_grid_available() -> bool:
 
 
 @njit(cache=True, nogil=True)
-def subsets_kernel(rng, pool, s, n_samples, max_per_sample, inv_pr, out, out_w, counts, sums):
+def subsets_kernel(rng, pool, s, n_samples, max_per_sample, inv_pr, out, out_w, counts, whist, sums,
+                   sequential=False):
     """``n_samples`` subset samples on pool grids.  Writes found puzzles (as
     random isomorphs) and their weights to out/out_w (up to its size), adds
     every minimal found to ``counts`` (int64[82]) and per-sample ratio sums
@@ -65,8 +74,15 @@ def subsets_kernel(rng, pool, s, n_samples, max_per_sample, inv_pr, out, out_w, 
     local = np.zeros(82, dtype=np.int64)
     written = 0
     for _ in range(n_samples):
-        k = rand_below(rng, pool.shape[0])
-        grid[:] = pool[k]
+        grid_w = 1.0
+        if sequential:
+            grid_w = sequential_grid_kernel(rng, grid) / N_GRIDS
+            if grid_w == 0.0:       # a dead end: a sample worth 0
+                sums[0] += 1
+                continue
+        else:
+            k = rand_below(rng, pool.shape[0])
+            grid[:] = pool[k]
         shuffle_inplace(rng, order)
         mask[:] = 0
         for j in range(s):
@@ -79,7 +95,8 @@ def subsets_kernel(rng, pool, s, n_samples, max_per_sample, inv_pr, out, out_w, 
         for c in range(82):
             if local[c]:
                 counts[c] += local[c]
-                w = local[c] * inv_pr[c]
+                w = local[c] * inv_pr[c] * grid_w
+                whist[c] += w
                 a += c * w
                 b += w
                 q += c * c * w
@@ -98,7 +115,7 @@ def subsets_kernel(rng, pool, s, n_samples, max_per_sample, inv_pr, out, out_w, 
             for cell in range(81):
                 if buf[i, cell]:
                     cl += 1
-            out_w[written] = inv_pr[cl]
+            out_w[written] = inv_pr[cl] * grid_w
             written += 1
     return written
 
@@ -118,8 +135,9 @@ class WeightedSubsetsJob(BatchJob):
             raise ValueError("subset size s must be in 17..40")
         if per_batch < 1 or pool_size < 1 or max_per_sample < 1:
             raise ValueError("per_batch, pool_size and max_per_sample must be at least 1")
-        if grid_source != "pool":
-            raise ValueError("the weighted sampler draws its grids from a pool ('pool')")
+        if grid_source not in WEIGHTED_SOURCES:
+            raise ValueError(f"unknown grid source {grid_source!r} for the weighted sampler "
+                             f"({', '.join(WEIGHTED_SOURCES)})")
         difficulty = list(METRICS) if difficulty is None else list(difficulty)
         unknown = [m for m in difficulty if m not in METRICS]
         if unknown:
@@ -137,13 +155,15 @@ class WeightedSubsetsJob(BatchJob):
         rng = seed_state(np.uint64(seed))
         inv_pr = inclusion_weights(sp["s"])
         counts = np.zeros(82, dtype=np.int64)
+        whist = np.zeros(82)
         sums = np.zeros(7)
         # one sample per call so that every minimal found is kept (the cap is per sample)
         buf = np.zeros((sp["max_per_sample"], 81), dtype=np.uint8)
         buf_w = np.zeros(sp["max_per_sample"])
         parts, wparts = [], []
         for _ in range(sp["per_batch"]):
-            k = subsets_kernel(rng, pool, sp["s"], 1, sp["max_per_sample"], inv_pr, buf, buf_w, counts, sums)
+            k = subsets_kernel(rng, pool, sp["s"], 1, sp["max_per_sample"], inv_pr, buf, buf_w, counts, whist,
+                               sums, sp["grid_source"] == "sequential")
             if k:
                 parts.append(buf[:k].copy())
                 wparts.append(buf_w[:k].copy())
@@ -157,7 +177,7 @@ class WeightedSubsetsJob(BatchJob):
                 raise RuntimeError(f"weighted-subsets produced a non-minimal puzzle: batch {batch_index}, puzzle {bad}")
         res = GenResult(out, out_w[:n].copy(), puzzle_difficulty(out, sp["difficulty"]), int(sp["per_batch"]), 0,
                         time.perf_counter() - t0)
-        res.extra = {"found": counts, "ratio_sums": sums}
+        res.extra = {"found": counts, "whist": whist, "ratio_sums": sums}
         return res
 
     def merge(self, a: GenResult, b: GenResult) -> GenResult:
@@ -166,7 +186,7 @@ class WeightedSubsetsJob(BatchJob):
         if ea is None or eb is None:
             out.extra = ea if eb is None else eb
         else:
-            out.extra = {"found": ea["found"] + eb["found"], "ratio_sums": ea["ratio_sums"] + eb["ratio_sums"]}
+            out.extra = {k: ea[k] + eb[k] for k in ("found", "whist", "ratio_sums")}
         return out
 
     def empty(self) -> GenResult:
@@ -191,8 +211,7 @@ def weighted_stats(res: GenResult, s: int) -> dict:
     if not extra:
         return {"weighted_mean": float("nan"), "weighted_sd": float("nan"), "weighted_mean_se": float("nan")}
     counts = extra["found"]
-    inv_pr = inclusion_weights(s)
-    w = counts * inv_pr
+    w = extra["whist"]
     W = w.sum()
     c = np.arange(82)
     if W <= 0:

@@ -42,6 +42,7 @@ GRID_SOURCE_TIPS = {
     "solver": "fresh grids from the randomized solver — biased (not uniform over grids)",
     "pairswap": "fresh grids from Barker's pairswap Monte Carlo — slow; not known to be uniform",
     "pool": "random isomorphs of a pool of 256 solver grids — cheap; biased (finite pool)",
+    "sequential": "the estimator's sequential grid sampler, each grid weighted by 1/q(grid) — unbiased",
 }
 DEFAULT_TARGET = {"top-down": 20000, "bottom-up": 10000, "controlled-bias": 100, "weighted-subsets": 20000}
 METRIC_TITLES = {"guesses": "solver guesses", "brt": "BRT (singles solve)", "W": "W-rating"}
@@ -107,9 +108,10 @@ class GeneratorsTab(QWidget):
                 src.setToolTip("Source of complete grids. All are biased in some way; seed 002 §2.4 finds "
                                "controlled-bias insensitive to it.")
             elif method == "weighted-subsets":
-                src.addItem("pool")
-                src.setEnabled(False)
-                src.setToolTip(GRID_SOURCE_TIPS["pool"])
+                for key in ("pool", "sequential"):
+                    src.addItem(key)
+                    src.setItemData(src.count() - 1, GRID_SOURCE_TIPS[key], Qt.ToolTipRole)
+                src.setToolTip("pool: cheap, biased; sequential: weighted grids, unbiased over all grids")
             else:
                 src.addItem("(no grid)")
                 src.setEnabled(False)
@@ -227,7 +229,8 @@ class GeneratorsTab(QWidget):
             from sudokustudio.sudoku.weighted import WeightedSubsetsJob
 
             per = 100
-            return WeightedSubsetsJob(per_batch=per, difficulty=["guesses", "brt"]), -(-target // per)
+            return WeightedSubsetsJob(per_batch=per, difficulty=["guesses", "brt"],
+                                      grid_source=row["source"].currentText()), -(-target // per)
         job, n_batches = build_job(method, target, grid_source=src)
         return job, n_batches
 
@@ -455,9 +458,7 @@ class GeneratorsTab(QWidget):
 
     def _hist_fraction(self, s: Series) -> tuple[np.ndarray, np.ndarray]:
         if s.method == "weighted-subsets" and getattr(s.result, "extra", None):
-            from sudokustudio.sudoku.weighted import inclusion_weights
-
-            h = s.result.extra["found"] * inclusion_weights(30)
+            h = s.result.extra["whist"]
         elif s.method == "weighted-subsets":
             h = s.result.whist()
         else:
