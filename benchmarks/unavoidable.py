@@ -44,6 +44,35 @@ def run_search(grid, k, uas, forward=True, force="", cpu_limit=None):
     return out, time.process_time() - c0, time.perf_counter() - w0, done / nb
 
 
+def sampled_node_comparison(grid, k, uas, n_sample=30, split=3, seed=5):
+    """Nodes with and without the forward view on the same random subtrees.
+
+    The nodes ``split`` clues below the root (plain dead-cell expansion) are
+    listed; a random sample of them is searched both ways.  mean x count
+    estimates each full search's nodes without running the slow one to the end.
+    """
+    g = grid
+    job = U.UASearchJob("".join(map(str, g)), k, "", 12, False, split, 1)
+    job.prepare(uas)
+    _, _, front, pre_nodes = job._prepared
+    rng = np.random.default_rng(seed)
+    pick = rng.choice(len(front), size=min(n_sample, len(front)), replace=False)
+    cap = len(uas) + 4096
+    out = np.zeros((1000, 81), dtype=np.uint8)
+    nofront = np.zeros((0, 4), dtype=np.uint64)
+    res = {}
+    for fw in (True, False):
+        nodes = []
+        c0 = time.process_time()
+        for i in pick:
+            st = np.zeros(U.N_STATS, dtype=np.int64)
+            row = front[i]
+            U.search_kernel(g, uas.lo, uas.hi, row[0], row[1], row[2], row[3], k, fw, 0, cap, out, nofront, st)
+            nodes.append(int(st[U.S_NODES]))
+        res[fw] = (np.mean(nodes) * len(front), time.process_time() - c0)
+    return len(front), len(pick), res
+
+
 def pretest_benchmark(n_grids=20, seed=11):
     """Top-down generator: remove cells in random order, keep a removal if the
     puzzle stays unique.  Uniqueness by the solver alone vs. the UA pre-test
@@ -130,8 +159,9 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="start at this grid of the pick list")
     ap.add_argument("--k17-grids", type=int, default=2)
     ap.add_argument("--skip-k17", action="store_true")
-    ap.add_argument("--no-forward-seconds", type=float, default=120.0,
-                    help="CPU budget of the --clues 16 search without forward view (extrapolated)")
+    ap.add_argument("--sample-no-forward", type=int, default=30, metavar="N",
+                    help="compare nodes with/without forward view on N random subtrees of --clues 16")
+    ap.add_argument("--skip-k16", action="store_true")
     ap.add_argument("--pretest", action="store_true")
     ap.add_argument("--only-pretest", action="store_true")
     args = ap.parse_args()
@@ -150,10 +180,12 @@ def main() -> None:
         groups, exact = U.disjoint_groups(uas)
         print(f"grid {idx}: {len(uas)} UAs {uas.by_size()} harvest {hc:.1f} s CPU; "
               f"{len(groups)} disjoint UAs ({'exact' if exact else 'at least'})", flush=True)
-        r, cpu, wall, _ = run_search(g, 16, uas)
-        print(f"  --clues 16 forward view: {len(r['puzzles'])} puzzles, {r['nodes']:,} nodes, "
-              f"{r['leaves_checked']:,} hitting sets checked, {cpu:.1f} s CPU ({wall:.1f} s wall)", flush=True)
-        for nf in (8, 6):
+        r, cpu, wall, _ = run_search(g, 16, uas) if not args.skip_k16 else ({"puzzles": [], "nodes": 0,
+                                                                             "leaves_checked": 0}, 0, 0, 0)
+        if not args.skip_k16:
+            print(f"  --clues 16 forward view: {len(r['puzzles'])} puzzles, {r['nodes']:,} nodes, "
+                  f"{r['leaves_checked']:,} hitting sets checked, {cpu:.1f} s CPU ({wall:.1f} s wall)", flush=True)
+        for nf in (() if args.skip_k16 else (8, 6)):
             force = "".join("1" if c in set(np.flatnonzero(p)[:nf].tolist()) else "." for c in range(81))
             a, ca, _, _ = run_search(g, 17, uas, True, force)
             b, cb, _, _ = run_search(g, 17, uas, False, force)
@@ -161,12 +193,12 @@ def main() -> None:
             print(f"  --clues 17, {nf} clues forced: nodes with forward view {a['nodes']:,} ({ca:.1f} s), "
                   f"without {b['nodes']:,} ({cb:.1f} s); ratio {b['nodes'] / max(1, a['nodes']):.1f}; "
                   f"found known: {format_puzzle(p) in a['puzzles']}", flush=True)
-        if gi == 0 and args.no_forward_seconds > 0:
-            r2, cpu2, _, frac = run_search(g, 16, uas, False, cpu_limit=args.no_forward_seconds)
-            est = r2["nodes"] / max(frac, 1e-9)
-            print(f"  --clues 16 without forward view: {r2['nodes']:,} nodes in {cpu2:.1f} s CPU for "
-                  f"{frac:.0%} of the first-level nodes (naive extrapolation {est:,.0f} nodes, "
-                  f"{cpu2 / max(frac, 1e-9):.0f} s) vs {r['nodes']:,} with it", flush=True)
+        if args.sample_no_forward > 0:
+            nf, ns, res = sampled_node_comparison(g, 16, uas, args.sample_no_forward)
+            (a, ta), (b, tb) = res[True], res[False]
+            print(f"  --clues 16, {ns} random subtrees of {nf} (3 clues deep), estimated full-search nodes: "
+                  f"forward view {a:,.0f} ({ta:.1f} s CPU on the sample), without {b:,.0f} "
+                  f"({tb:.1f} s CPU on the sample); ratio {b / max(a, 1):.0f}", flush=True)
         if not args.skip_k17 and gi < args.k17_grids:
             r, cpu, wall, _ = run_search(g, 17, uas)
             print(f"  --clues 17 forward view: {len(r['puzzles'])} puzzles, known found: "
