@@ -339,3 +339,21 @@ def test_random_puzzle_in_range():
 
     g = random_puzzle_in_range(4, 4, 0, seed=1, min_swaps_range=(5, 7))
     assert 5 <= g.min_swaps <= 7
+
+
+def test_min_swaps_of_random_tables_agree_with_exact_distribution():
+    """Monte Carlo: min swaps of random 4×4 tables vs the exact Stirling distribution."""
+    rng = np.random.default_rng(16)
+    sol = np.arange(1, 17, dtype=np.int16).reshape(4, 4)
+    n = 20000
+    obs = np.array([min_swaps_kernel((rng.permutation(16) + 1).astype(np.int16).reshape(4, 4), sol)
+                    for _ in range(n)])
+    mean, var = swap_moments(16)
+    se = math.sqrt(float(var) / n)
+    assert abs(obs.mean() - float(mean)) < 4 * se
+    dist = swap_distribution(16)
+    total = math.factorial(16)
+    # the four commonest values (11..14 swaps) within 4 binomial standard errors
+    for s in (11, 12, 13, 14):
+        p = dist[s] / total
+        assert abs((obs == s).mean() - p) < 4 * math.sqrt(p * (1 - p) / n)

@@ -168,3 +168,21 @@ def test_first_puzzle_loads_after_background_warm_up(qtbot, settings):
     qtbot.waitUntil(lambda: t.board is not None, timeout=120000)
     assert t.board.puzzle.row_sums.tolist() == [14, 28, 44, 50]
     t.shutdown()
+
+
+def test_new_puzzle_dialog_checks_its_input(qtbot, monkeypatch):
+    from sudokustudio.ui.survo_tab import NewPuzzleDialog
+
+    warned = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
+    d = NewPuzzleDialog(None, 3, 3, seed=4)
+    qtbot.addWidget(d)
+    d.givens.setValue(9)
+    d._check()
+    assert warned and "9 cells" in warned[0] and d.result() == 0
+    d.givens.setValue(2)
+    d.min_swaps.setValue(3)
+    d.max_swaps.setValue(5)
+    d._check()
+    assert d.result() == 1
+    assert d.values() == dict(m=3, n=3, givens=2, min_swaps_range=(3, 5), seed=4)

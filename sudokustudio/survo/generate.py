@@ -128,7 +128,7 @@ def _permute_lines(state, table, mask):
 
 
 @njit(cache=True, nogil=True)
-def random_puzzle_kernel(m, n, k, state, walk_steps, table_out, mask_out):
+def random_puzzle_kernel(m, n, k, state, walk_steps, max_attempts, table_out, mask_out):
     """A uniquely solvable m×n table with k givens; returns (ok, solver calls).
 
     ``table_out`` int16[m, n] gets the solution, ``mask_out`` bool[m, n] the
@@ -145,7 +145,7 @@ def random_puzzle_kernel(m, n, k, state, walk_steps, table_out, mask_out):
     found = False
     table = perm.reshape(m, n).copy()
     mask = np.zeros((m, n), dtype=np.bool_)
-    for attempt in range(100000):
+    for attempt in range(max_attempts):
         shuffle_inplace(state, perm)
         table = perm.reshape(m, n).copy()
         mask[:, :] = False
@@ -211,7 +211,8 @@ class GeneratedPuzzle:
     solver_calls: int
 
 
-def random_puzzle(m: int, n: int, givens: int = 0, seed: int = 0, walk_steps: int | None = None) -> GeneratedPuzzle:
+def random_puzzle(m: int, n: int, givens: int = 0, seed: int = 0, walk_steps: int | None = None,
+                  max_attempts: int = 300) -> GeneratedPuzzle:
     """A uniquely solvable random m×n puzzle with ``givens`` given numbers."""
     from sudokustudio.survo.board import w_of
     from sudokustudio.survo.setup import puzzle_setup
@@ -225,7 +226,7 @@ def random_puzzle(m: int, n: int, givens: int = 0, seed: int = 0, walk_steps: in
     table = np.zeros((m, n), dtype=np.int16)
     mask = np.zeros((m, n), dtype=np.bool_)
     steps = (2 * m * n if m * n <= 20 else m * n // 2) if walk_steps is None else walk_steps
-    ok, calls = random_puzzle_kernel(m, n, givens, state, steps, table, mask)
+    ok, calls = random_puzzle_kernel(m, n, givens, state, steps, max_attempts, table, mask)
     if not ok:
         raise GenerationError(f"no uniquely solvable {m}×{n} puzzle with {givens} givens found from seed {seed}")
     puzzle = SurvoPuzzle.from_solution(table, mask, name=f"random {m}x{n} k={givens} seed={seed}")
@@ -237,12 +238,20 @@ def random_puzzle(m: int, n: int, givens: int = 0, seed: int = 0, walk_steps: in
 def random_puzzle_in_range(m: int, n: int, givens: int = 0, seed: int = 0,
                            min_swaps_range: tuple[int, int] = (0, 64), tries: int = 200,
                            cancelled=lambda: False) -> GeneratedPuzzle:
-    """The first puzzle from seeds seed, seed+1, … whose minimum swaps lie in the range."""
+    """The first puzzle from seeds seed, seed+1, … whose minimum swaps lie in the range.
+
+    Each seed gets a few attempts only, so ``cancelled()`` is checked often
+    even for large sizes where most attempts fail.
+    """
     lo, hi = min_swaps_range
     for t in range(tries):
         if cancelled():
             raise GenerationError("cancelled")
-        g = random_puzzle(m, n, givens, seed + t)
+        try:
+            g = random_puzzle(m, n, givens, seed + t, max_attempts=10)
+        except GenerationError:
+            continue
         if lo <= g.min_swaps <= hi:
             return g
-    raise GenerationError(f"no {m}×{n} puzzle with {lo}..{hi} swaps in {tries} tries from seed {seed}")
+    raise GenerationError(f"no {m}×{n} puzzle with {givens} givens and {lo}..{hi} swaps in {tries} tries "
+                          f"from seed {seed}")

@@ -103,15 +103,16 @@ class NewPuzzleDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("New Survo puzzle")
         form = QFormLayout(self)
-        self.rows = QSpinBox(minimum=2, maximum=8, value=m)
-        self.cols = QSpinBox(minimum=2, maximum=8, value=n)
+        # generation is quick up to 5×5; at 6×6 uniqueness proofs often exceed the solver's budget
+        self.rows = QSpinBox(minimum=2, maximum=6, value=min(m, 6))
+        self.cols = QSpinBox(minimum=2, maximum=6, value=min(n, 6))
         self.givens = QSpinBox(minimum=0, maximum=40, value=0)
         self.givens.setSpecialValueText("open (no givens)")
         self.min_swaps = QSpinBox(minimum=0, maximum=63, value=0)
         self.max_swaps = QSpinBox(minimum=0, maximum=63, value=63)
         self.seed = QSpinBox(minimum=0, maximum=2_000_000_000, value=seed)
-        self.rows.setToolTip("Rows, 2..8 (sizes above 5×5 may take a while to generate)")
-        self.cols.setToolTip("Columns, 2..8")
+        self.rows.setToolTip("Rows, 2..6 (up to 5×5 a puzzle takes about a second; 6×6 may fail)")
+        self.cols.setToolTip("Columns, 2..6")
         self.givens.setToolTip("0 = open puzzle; otherwise the number of given numbers")
         self.min_swaps.setToolTip("Difficulty: fewest swaps from the product setup, at least")
         self.max_swaps.setToolTip("Difficulty: fewest swaps from the product setup, at most")
@@ -223,11 +224,6 @@ class SurvoTab(QWidget):
         lay.addLayout(busy_row)
         self.views.addTab(page, "Board")
         # --- extra views --- (other views are added to self.views below this line)
-        from sudokustudio.ui.survo_atlas_view import AtlasView
-
-        self.atlas_view = AtlasView(self.settings, self)
-        self.atlas_view.playRequested.connect(self.play_puzzle)
-        self.views.addTab(self.atlas_view, "Atlas")
 
     def _toolbar(self) -> QHBoxLayout:
         bar = QHBoxLayout()
@@ -638,5 +634,4 @@ class SurvoTab(QWidget):
 
     def shutdown(self) -> None:
         self._cancel_generation = True
-        self.atlas_view.shutdown()
         self._pool.waitForDone(30000)
