@@ -357,3 +357,19 @@ def test_min_swaps_of_random_tables_agree_with_exact_distribution():
     for s in (11, 12, 13, 14):
         p = dist[s] / total
         assert abs((obs == s).mean() - p) < 4 * math.sqrt(p * (1 - p) / n)
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 8), st.integers(2, 8), st.integers(0, 2**32 - 1), st.floats(0, 0.5))
+def test_text_forms_round_trip(m, n, seed, frac):
+    rng = np.random.default_rng(seed)
+    t = (rng.permutation(m * n) + 1).reshape(m, n)
+    p = SurvoPuzzle.from_solution(t, rng.random((m, n)) < frac)
+    assert parse_survo(p.to_matrix_text()) == p
+    assert parse_survo(p.to_plain_text()) == p
+    setup = givens_setup(p.row_sums, p.col_sums, p.givens)
+    assert sorted(setup.ravel().tolist()) == list(range(1, m * n + 1))
+    assert np.all((p.givens == 0) | (setup == p.givens))
