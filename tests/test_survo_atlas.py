@@ -201,3 +201,24 @@ def test_read_atlas_round_trip_and_errors(tmp_path):
     bad.write_text("\n".join(lines))
     with pytest.raises(ValueError, match="line 4"):
         read_atlas(bad)
+
+
+def test_cli_main_dispatches_survo_atlas(capsys):
+    from sudokustudio.cli import main
+
+    assert main(["survo", "atlas", "2", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == 18 and data["known_count"] == 18
+    assert main(["survo", "atlas", "1", "3"]) == 2
+    assert "between 2 and 8" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_4x4_reproduces_seed_001():
+    """The full 4×4 atlas (minutes of CPU): seed 001's tables exactly (also in benchmarks/survo_atlas.py)."""
+    a = _atlas(4, 4)
+    cmp = compare_with_seed(a)
+    assert a.count == 5327
+    assert cmp["swaps"]["computed"] == [85, 262, 522, 977, 1271, 1222, 696, 255, 36, 1]
+    assert [k for _, k, _ in cmp["W_table"]["computed"]] == [467, 417, 609, 879, 896, 929, 681, 312, 126, 11]
+    assert cmp["all_match"], cmp

@@ -20,6 +20,10 @@ Method (row-sum batches, trade pruning, margin dedupe, exact check):
   Subset sums of the differences are kept incrementally per row pair and
   column pair, so a check costs a few additions.  The full set of columns
   (rows) is included, which also forces distinct row (column) sums.
+  When m >= 4, once three rows are complete, two more trades among them are
+  cut: permuting entries within columns of those three rows keeping their
+  row sums, and permuting entries within those rows among three columns
+  keeping the column sums (meet in the middle over the columns).
 * A batch handles whole row-sum vectors r, so every table with margins
   (r, c) is met inside one batch: the surviving tables' column-sum vectors
   are sorted, and only the c met exactly once are candidates.  (A candidate
@@ -311,8 +315,9 @@ def _arrange(m, n, vals, T, rs, cs, r, keys, nkeys, bits, colsum, sorted_r_desc)
                         cs[a, j, mask | bi] = s
                     if not good:
                         break
-            if good and i == 2 and j == n - 1 and m > 2:
-                # three rows complete: cut trades among them (any completion keeps them)
+            if good and i == 2 and j == n - 1 and m > 3:
+                # three rows complete and more to come: cut trades among them (every completion
+                # keeps them); for m = 3 the margin dedupe is cheaper than these checks
                 T[i, j] = v
                 if _three_row_trade(T, n, _PERM3, cnt, span) or (n >= 3 and _three_col_trade(T, n, _PERM3)):
                     good = False
