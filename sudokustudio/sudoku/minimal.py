@@ -270,9 +270,10 @@ def _solve_other(work, grid, peers, units, other):
     """
     N = grid.shape[0]
     if N == 81:
-        cnt, _ = solve_kernel(work, 2, other)
+        cnt = count_solutions_kernel(work, 2)
         if cnt < 2:
             return cnt, False
+        solve_kernel(work, 2, other)
         same = True
         for c in range(81):
             if other[c] != grid[c]:
@@ -294,9 +295,11 @@ def _is_unique(work, tmask, grid, peers, units, uas, ua_state, other, calls):
         return False
     calls[0] += 1
     if grid.shape[0] == 81:
-        cnt, _ = solve_kernel(work, 2, other)
-        if cnt == 1:
+        # counting is several times cheaper than solving with a solution
+        # written out; only a non-unique set is solved again, for its UA
+        if count_solutions_kernel(work, 2) == 1:
             return True
+        solve_kernel(work, 2, other)
         for c in range(81):
             if other[c] != grid[c]:
                 _add_ua(uas, ua_state, grid, other)
