@@ -52,7 +52,7 @@ def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=30
     if method == "weighted-subsets":
         from sudokustudio.sudoku.weighted import WeightedSubsetsJob
 
-        per = max(1, min(400, n))
+        per = -(-n // -(-n // 400))      # <= 400 samples per batch, as even as possible
         return WeightedSubsetsJob(s=subset_size, per_batch=per, difficulty=difficulty,
                                   grid_source=grid_source or "pool"), -(-n // per)
     kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty)
