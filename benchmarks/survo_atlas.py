@@ -54,7 +54,7 @@ def main(argv=None) -> int:
                   f"{'MATCH' if cmp['swaps']['match'] else 'MISMATCH'}")
             print("  W table (bin: seed freq / computed freq, seed % <6 / computed % <6):")
             for (lab, sk, sp), (_, ck, cp) in zip(cmp["W_table"]["seed"], cmp["W_table"]["computed"]):
-                print(f"    {lab:>4}: {sk:4d} / {ck:4d}   {sp:5.1f} / {cp:5.1f}")
+                print(f"    {lab:>4}: {sk:4d} / {ck:4d}   {sp:5.1f} / {cp:6.2f}")
             print(f"  W table {'MATCH' if cmp['W_table']['match'] else 'MISMATCH'}; all < 6 swaps: seed "
                   f"{cmp['under6']['seed']} %, computed {cmp['under6']['computed']} % "
                   f"({'MATCH' if cmp['under6']['match'] else 'MISMATCH'})")

@@ -304,6 +304,9 @@ class AtlasView(QWidget):
             width = 0.4 if plot is self.swaps_plot else 0.8
             shift = width / 2 if seed else 0.0
             if len(values):
+                if seed and plot is self.w_plot:
+                    # seed 001 lumps W = 0..4 in one bin: draw the computed ones the same way (at 2)
+                    values = np.where(values <= 4, 2, values)
                 counts = np.bincount(values)
                 x = np.nonzero(counts)[0]
                 bars = pg.BarGraphItem(x=x - shift, height=counts[x], width=width,
