@@ -19,7 +19,7 @@ def register(survo_sub) -> None:
         description="Enumerate every essentially different uniquely solvable open M×N Survo puzzle "
                     "(rows, columns and, for M = N, transposition factored out); write one puzzle per "
                     "line and print the distributions of the minimum swaps from the product setup, of the "
-                    "initial W and the chi-square range (seed 001). M <= N, at most 25 cells.")
+                    "initial W and the chi-square range (seed 001). M <= N, at most 20 cells.")
     p.add_argument("m", type=int, metavar="M", help="rows (the smaller side)")
     p.add_argument("n", type=int, metavar="N", help="columns")
     p.add_argument("--out", metavar="FILE", help="write the puzzles here, one per line: row sums | column "

@@ -67,7 +67,7 @@ SEED_W_BINS_4x4 = [("0-4", 467, 100.0), ("6", 417, 99.5), ("8", 609, 99.0), ("10
 SEED_ALL_UNDER6_4x4 = 81.5
 SEED_CHI2_RANGE_4x4 = (0.25, 8.25)
 
-MAX_CELLS = 25          # keys and bit masks are 64-bit
+MAX_CELLS = 20          # 4×5 (the stretch size) is the largest practical atlas
 MAX_BATCHES = 1000
 
 # puzzle record layout: row sums (m) | column sums (n) | solution (m·n) | setup (m·n) | W | swaps
