@@ -224,6 +224,11 @@ class SurvoTab(QWidget):
         lay.addLayout(busy_row)
         self.views.addTab(page, "Board")
         # --- extra views --- (other views are added to self.views below this line)
+        from sudokustudio.ui.survo_atlas_view import AtlasView
+
+        self.atlas_view = AtlasView(self.settings, self)
+        self.atlas_view.playRequested.connect(self.play_puzzle)
+        self.views.addTab(self.atlas_view, "Atlas")
 
     def _toolbar(self) -> QHBoxLayout:
         bar = QHBoxLayout()
@@ -634,4 +639,5 @@ class SurvoTab(QWidget):
 
     def shutdown(self) -> None:
         self._cancel_generation = True
+        self.atlas_view.shutdown()
         self._pool.waitForDone(30000)
