@@ -323,7 +323,8 @@ def _last_row_ok(i, r, c, n, colm, boxm, full, row_out):
 
 
 @njit(cache=True, nogil=True)
-def _rows_sample(rng, r, c, g, pop, colm, boxm, allowed, rowbits, opts, lastrow, grid_out, want_grid):
+def _rows_sample(rng, r, c, g, pop, colm, boxm, allowed, rowbits, opts, lastrow, grid_out, want_grid,
+                 g1, cnt1):
     """One sample of the row-wise sampler; returns its weight (0 on a dead end).
 
     Row 0 is any permutation (weight n!, by relabelling symmetry).  Rows
@@ -355,20 +356,23 @@ def _rows_sample(rng, r, c, g, pop, colm, boxm, allowed, rowbits, opts, lastrow,
     for i in range(1, n - 2):
         for j in range(n):
             allowed[j] = full & ~(colm[j] | boxm[(i // r) * r + j // c])
-        cnt = _row_dp(allowed, n, g, pop)
+        # with row 0 the identity, row 1's table is the same every sample: reuse it
+        reuse = i == 1 and cnt1 > 0.0 and not want_grid
+        gi = g1 if reuse else g
+        cnt = cnt1 if reuse else _row_dp(allowed, n, g, pop)
         if cnt == 0.0:
             return 0.0
         w *= cnt
         S = 0
         for j in range(n):
             a = allowed[j] & ~S
-            u = rand_float(rng) * g[S]
+            u = rand_float(rng) * gi[S]
             acc = 0.0
             pick = np.int64(0)
             while a:
                 b = a & (-a)
                 a &= a - 1
-                acc += g[S | b]
+                acc += gi[S | b]
                 pick = b
                 if acc > u:
                     break
@@ -470,6 +474,13 @@ def _rows_sample(rng, r, c, g, pop, colm, boxm, allowed, rowbits, opts, lastrow,
 
 
 @njit(cache=True, nogil=True)
+def _box_row0_mask(j, c):
+    """Digits (bits) of row 0 = identity in the box of column j (columns c*(j//c) .. +c-1)."""
+    start = c * (j // c)
+    return ((np.int64(1) << c) - 1) << start
+
+
+@njit(cache=True, nogil=True)
 def allowed_row_reset(allowed, colm, boxm, full, i, r, c, n):
     for j in range(n):
         allowed[j] = full & ~(colm[j] | boxm[(i // r) * r + j // c])
@@ -497,8 +508,14 @@ def rows_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
     opts = np.zeros(n, dtype=np.int64)
     lastrow = np.zeros(n, dtype=np.int64)
     grid = np.zeros(n * n, dtype=np.uint8)
+    # row 1's table given row 0 = identity (the same for every sample)
+    g1 = np.zeros(1 << n)
+    full = (np.int64(1) << n) - 1
+    for j in range(n):
+        allowed[j] = full & ~((np.int64(1) << j) | _box_row0_mask(j, c))
+    cnt1 = _row_dp(allowed, n, g1, _POP16) if n > 3 else 0.0
     for _ in range(n_samples):
-        w = _rows_sample(rng, r, c, g, _POP16, colm, boxm, allowed, rowbits, opts, lastrow, grid, False)
+        w = _rows_sample(rng, r, c, g, _POP16, colm, boxm, allowed, rowbits, opts, lastrow, grid, False, g1, cnt1)
         if w > 0:
             w *= inv_scale
             stats[0] += 1.0
@@ -517,7 +534,7 @@ def rows_grid_g(rng, r, c, out):
     rowbits = np.zeros(n, dtype=np.int64)
     opts = np.zeros(n, dtype=np.int64)
     lastrow = np.zeros(n, dtype=np.int64)
-    return _rows_sample(rng, r, c, g, _POP16, colm, boxm, allowed, rowbits, opts, lastrow, out, True)
+    return _rows_sample(rng, r, c, g, _POP16, colm, boxm, allowed, rowbits, opts, lastrow, out, True, g, 0.0)
 
 _N9, _PEERS9, _UNITS9 = geometry(3, 3)
 _TAIL9 = FC_TAIL["3x3"]
