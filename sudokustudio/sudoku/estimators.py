@@ -13,11 +13,16 @@ and multiplies the sizes of the candidate sets it draws from; the product is
   Sudoku (seed 003 eq. 1); hopeless beyond 4x4, shown to say why.
 * ``ridder`` -- seed 003: row by row, left to right, uniform over the digits
   not yet in the row, column or box; weight = product of candidate-set sizes.
-* ``fc``     -- ours: forward checking with naked and hidden singles, the cell
-  with the fewest candidates next, and, once few cells are open, the exact
-  number of completions by a counting search instead of further sampling
-  (Knuth's estimator with exact subtree sizes at the leaves).  Removing only
-  choices that have no completion keeps it unbiased.
+* ``rows``   -- ours (the default): row by row, each row drawn uniformly among
+  ALL rows valid given the rows above; their number (a permanent, by a
+  subset DP over digits) multiplies the weight.  Row 0 is fixed by
+  relabelling symmetry (weight n!), and rows n-2 and n-1 are summed exactly
+  (every valid row n-2 whose forced last row is valid counts).  Relative sd
+  per 9x9 sample 0.78 (Ridder: ~30), ~30 us per sample.
+* ``fc``     -- forward checking with naked and hidden singles and the cell
+  with the fewest candidates next (optionally the exact number of
+  completions once ``FC_TAIL`` cells are open; measured not to pay, so 0).
+  Removing only choices without completion keeps both unbiased.
 
 Weights are stored divided by a fixed per-shape scale (a power of two near
 the count) so that sums of squares fit a float64 even for 16x16.
