@@ -146,7 +146,7 @@ class GeneratorsTab(QWidget):
         self.seed_spin.setRange(0, 2_000_000_000)
         self.seed_spin.setValue(1)
         self.seed_spin.setToolTip("Run seed: the same seed gives the same collection")
-        self.correct_box = QCheckBox("Correct controlled-bias with cf(n)")
+        self.correct_box = QCheckBox("cf(n) correction")
         self.correct_box.setChecked(True)
         self.correct_box.setToolTip("Weight each n-clue controlled-bias puzzle by cf(n), "
                                     "cf(n+1)/cf(n) = (81-n)/(n+1), cf(26) = 1 (seed 002 §2.2-2.3)")
@@ -166,7 +166,7 @@ class GeneratorsTab(QWidget):
         for w in (self.start_all_btn, self.stop_all_btn, QLabel("seed"), self.seed_spin, self.correct_box):
             bar.addWidget(w)
         bar.addStretch(1)
-        for w in (QLabel("difficulty:"), self.metric_combo, self.import_btn, self.export_btn, self.clear_btn):
+        for w in (QLabel("difficulty:"), self.metric_combo):
             bar.addWidget(w)
         outer.addLayout(bar)
 
@@ -201,7 +201,12 @@ class GeneratorsTab(QWidget):
         outer.addWidget(split, 1)
         self.status = QLabel("")
         self.status.setWordWrap(True)
-        outer.addWidget(self.status)
+        # collection actions under the table, so the tab fits an 800-pixel screen
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.status, 1)
+        for w in (self.import_btn, self.export_btn, self.clear_btn):
+            bottom.addWidget(w)
+        outer.addLayout(bottom)
 
         QShortcut(QKeySequence("Ctrl+R"), self, activated=self.start_all)
         QShortcut(QKeySequence(Qt.Key_Escape), self, activated=self.stop_all)
