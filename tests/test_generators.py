@@ -164,6 +164,8 @@ def test_controlled_bias_clue_statistics_match_seed_002():
 def test_weighted_subsets_mean_matches_real_value():
     from sudokustudio.sudoku.weighted import WeightedSubsetsJob
 
+    # Unbiased, but heavy-tailed (29+ clue puzzles almost never drawn at s = 30): a small
+    # run's SE is wide enough to cover 26.577; long runs read low (README, closing note).
     job = WeightedSubsetsJob(per_batch=250, pool_size=64, difficulty=[])
     total = _run(job, 99, 6)
     d = job.describe(total)
