@@ -1,7 +1,7 @@
 """Benchmark of the UA workbench on grids of known 17-clue puzzles.
 
     python3 benchmarks/unavoidable.py [--grids 3] [--k17-grids 2] [--skip-k17]
-                                      [--no-forward-seconds 120] [--pretest]
+                                      [--sample-no-forward N] [--pretest]
 
 Prints per grid: harvest time and UA counts, the exhaustive --clues 16
 search (expected: nothing), the exhaustive --clues 17 search (expected: the
