@@ -1,10 +1,11 @@
 """Render the README's window screenshots offscreen, from real runs.
 
-    python3 docs/make_screenshots.py [--seconds 20] [--only window,generators,ua]
+    python3 docs/make_screenshots.py [--seconds 20] [--only window,generators,estimator,ua]
 
 window.png: the whole window on the Generators tab after every generator has
 run for --seconds (with seed 002's 001-puzzles imported for comparison);
-generators.png: that tab alone; ua.png: the Unavoidable sets tab after a UA
+generators.png: that tab alone; estimator.png: Ridder's sampler against ours on 9×9
+(--seconds/2 and --seconds); ua.png: the Unavoidable sets tab after a UA
 harvest and a 17-clue search on the grid of a known 17-clue puzzle.  Settings
 and run stores go to a temporary folder, so a user's own are not touched.
 The other screenshots in docs/screenshots were taken by hand from the app.
@@ -41,7 +42,7 @@ def pump(app: QApplication, seconds: float, until=None) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="generator run time (default 20)")
-    ap.add_argument("--only", default="window,generators,ua", help="comma-separated shots")
+    ap.add_argument("--only", default="window,generators,estimator,ua", help="comma-separated shots")
     args = ap.parse_args()
     shots = set(args.only.split(","))
 
@@ -49,6 +50,7 @@ def main() -> int:
     from sudokustudio.ui.main_window import MainWindow
     from sudokustudio.ui.generators_tab import GeneratorsTab
     from sudokustudio.ui.ua_tab import UATab
+    from sudokustudio.ui.estimator_tab import EstimatorTab
 
     settings = QSettings(str(Path(TMP) / "settings.ini"), QSettings.IniFormat)
     win = MainWindow(settings=settings, warm_up=True)
@@ -79,6 +81,20 @@ def main() -> int:
             win.grab().save(str(OUT / "window.png"))
         if "generators" in shots:
             gen.grab().save(str(OUT / "generators.png"))
+
+    if "estimator" in shots:
+        i, est = tab_of(EstimatorTab)
+        win.tabs.setCurrentIndex(i)
+        est.what.setCurrentIndex(0)
+        est.box.setCurrentIndex(est.box.findData("3x3"))
+        for method, seconds in (("ridder", args.seconds / 2), ("rows", args.seconds)):
+            est.gmethod.setCurrentIndex(est.gmethod.findData(method))
+            est.start_run()
+            pump(app, seconds)
+            est.stop_run()
+            pump(app, 60, until=lambda: not est.live.runner.running)
+        pump(app, 1.0)
+        est.grab().save(str(OUT / "estimator.png"))
 
     if "ua" in shots:
         i, ua = tab_of(UATab)
