@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
                                QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter, QTableView,
@@ -23,9 +23,10 @@ from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, read_puzz
 from sudokustudio.sudoku.rating import (DEFAULT_CAP, MAX_CAP, SEED002_RAW_PERCENT, SEED002_REAL_PERCENT,
                                         RatingJob, correction_factor, rating_label, w_distribution)
 from sudokustudio.ui.style import SERIES
+from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
 
-class _ResultsModel(QAbstractTableModel):
+class _ResultsModel(HeadedTableModel):
     """line, clues, W, candidates after BRT, puzzle (rows appear as batches arrive)."""
 
     HEADERS = ["line", "clues", "W", "cands after BRT", "puzzle"]
@@ -55,14 +56,6 @@ class _ResultsModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()):
         return 0 if parent.isValid() else len(self.ratings)
-
-    def columnCount(self, parent=QModelIndex()):
-        return len(self.HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index, role=Qt.DisplayRole):
         if role not in (Qt.DisplayRole, Qt.TextAlignmentRole):

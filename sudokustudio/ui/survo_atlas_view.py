@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
+from PySide6.QtCore import QModelIndex, QSortFilterProxyModel, Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QHeaderView,
                                QLabel, QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView,
@@ -15,13 +15,14 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroup
 from sudokustudio.jobs.qt import make_runner
 from sudokustudio.survo import atlas as A
 from sudokustudio.ui import style
+from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
 SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 3), (3, 4), (3, 5), (4, 4), (4, 5)]
 SLOW_SIZES = {(4, 5): "4×5 is the stretch size: expect hours on two cores."}
 SEED_COLOR = "#999999"
 
 
-class AtlasModel(QAbstractTableModel):
+class AtlasModel(HeadedTableModel):
     """The puzzles of an AtlasResult, read straight from its arrays."""
 
     HEADERS = ["#", "row sums", "column sums", "W", "min swaps", "chi-square"]
@@ -37,14 +38,6 @@ class AtlasModel(QAbstractTableModel):
 
     def rowCount(self, parent=QModelIndex()) -> int:
         return 0 if parent.isValid() or self.result is None else self.result.count
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return len(self.HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.DisplayRole):
-        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index, role=Qt.DisplayRole):
         if not index.isValid() or self.result is None:
