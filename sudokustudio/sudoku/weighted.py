@@ -33,11 +33,11 @@ from sudokustudio.sudoku.difficulty import METRICS, puzzle_difficulty
 from sudokustudio.sudoku.generators import GenResult, merge_results, describe_result, verify_minimal_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import grid_pool
-from sudokustudio.sudoku.estimators import sequential_grid_kernel
+from sudokustudio.sudoku.estimators import GRID_COUNTS, sequential_grid_kernel
 from sudokustudio.sudoku.minimal import minimals_in_subset_kernel
 
 #: number of 9x9 grids (Felgenhauer & Jarvis): sequential weights are divided by it to stay near 1
-N_GRIDS = 6670903752021072936960.0
+N_GRIDS = float(GRID_COUNTS["3x3"])
 WEIGHTED_SOURCES = {
     "pool": "random isomorphs of a pool of solver grids (grid weight 1; biased: a finite pool)",
     "sequential": "the estimator's sequential grid sampler with weight 1/q(grid): unbiased over all grids",
@@ -54,7 +54,7 @@ def inclusion_weights(s: int) -> np.ndarray:
 
 def sequential_grid_available() -> bool:
     try:
-        from sudokustudio.sudoku.estimators import sequential_grid_kernel  # noqa: F401
+        from sudokustudio.sudoku.estimators import GRID_COUNTS, sequential_grid_kernel  # noqa: F401
     except Exception:
         return False
     return True
