@@ -701,6 +701,6 @@ class EstimatorTab(QWidget):
         if v is not None and v.runner is not None:
             was_running = v.runner.running
             v.runner.cancel()
-            v.runner.wait(10_000)
+            v.runner.wait()  # in-flight batches finish and are stored
             if was_running and v.run_id is not None and self.store is not None:
                 self.store.set_status(v.run_id, "paused")

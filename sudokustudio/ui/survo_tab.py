@@ -640,4 +640,6 @@ class SurvoTab(QWidget):
     def shutdown(self) -> None:
         self._cancel_generation = True
         self.atlas_view.shutdown()
-        self._pool.waitForDone(30000)
+        # no timeout: a kernel cannot be interrupted, and a solve left running (e.g. still
+        # compiling on a cold cache) would outlive the tab and its relay
+        self._pool.waitForDone()
