@@ -22,6 +22,9 @@ def register(sub) -> None:
                    help=f"longest whip tried, 1..{MAX_CAP} (default %(default)s)")
     p.add_argument("--csv", metavar="OUT", default=None,
                    help="also write line, puzzle, W, candidates after BRT to this CSV file")
+    p.add_argument("--explain", action="store_true",
+                   help="also print each puzzle's resolution path: the whip of every elimination, "
+                        "in Berthier's notation (shortest whips first; BRT between steps)")
     add_run_args(p)
     add_json_arg(p)
     p.set_defaults(func=run)
@@ -29,7 +32,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
-    from sudokustudio.sudoku.rating import MAX_CAP, RatingJob, rating_label, w_histogram
+    from sudokustudio.sudoku.rating import MAX_CAP, RatingJob, rating_label, w_histogram, w_rating_path
 
     if not 1 <= args.cap <= MAX_CAP:
         raise ValueError(f"--cap must be between 1 and {MAX_CAP}, got {args.cap}")
@@ -57,14 +60,21 @@ def run(args) -> int:
             w.writerow(["line", "puzzle", "W", "cands_after_BRT"])
             for i in range(len(coll)):
                 w.writerow([coll.lines[i], format_puzzle(coll.puzzles[i]), int(ratings[i]), int(cands[i])])
+    paths = ([[str(step) for step in w_rating_path(p, args.cap).steps] for p in coll.puzzles]
+             if args.explain else None)
     if args.json:
-        print_json({"puzzles": len(coll), "cap": args.cap, "ratings": ratings.tolist(),
-                    "cands_after_brt": cands.tolist(), "hist": hist,
-                    "unreadable": len(coll.issues), "seconds": round(secs, 6)})
+        out = {"puzzles": len(coll), "cap": args.cap, "ratings": ratings.tolist(),
+               "cands_after_brt": cands.tolist(), "hist": hist,
+               "unreadable": len(coll.issues), "seconds": round(secs, 6)}
+        if paths is not None:
+            out["paths"] = paths
+        print_json(out)
         return 0
     for i in range(len(coll)):
         print(f"line {coll.lines[i]}: {rating_label(ratings[i], args.cap)}"
               f"  ({int(cands[i])} candidates after BRT)")
+        for step in paths[i] if paths is not None else ():
+            print(f"    {step}")
     rate = len(coll) / secs if secs > 0 else float("inf")
     print(f"{len(coll)} puzzles in {secs:.2f} s ({rate:.0f}/s): "
           + ", ".join(f"{k}: {v}" for k, v in hist.items()))

@@ -37,6 +37,8 @@ least n such that Wn solves the puzzle.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 from numba import njit
 
@@ -330,6 +332,22 @@ def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path,
     return found, stamp
 
 
+#: columns of a trace row: length n, target Z, then (L_k, V_k, R_k) for k = 1..n (R_n = -1)
+TRACE_WIDTH = 2 + 3 * MAX_CAP
+
+
+@njit(cache=True, nogil=True)
+def _write_whip(row, z, n, path, link_i, var_j):
+    """One trace row from the stacks ``_has_whip`` leaves after a find."""
+    row[0] = n
+    row[1] = z
+    for k in range(1, n + 1):
+        llc = LINKS[path[k - 1], link_i[k]]
+        row[3 * k - 1] = llc
+        row[3 * k] = CAND_VARS[llc, var_j[k] - 1]
+        row[3 * k + 1] = path[k] if k < n else -1
+
+
 @njit(cache=True, nogil=True)
 def w_rating_kernel(puzzle, cap):
     """The W-rating of ``puzzle`` (uint8[81]) with whips of length <= cap.
@@ -338,16 +356,28 @@ def w_rating_kernel(puzzle, cap):
     cap + 1 = not solved within the cap, -1 = BRT met a contradiction (no
     solution).  The caller checks uniqueness (see ``rate_batch_kernel``).
     """
+    rating, n_after_brt, _ = w_path_kernel(puzzle, cap, np.empty((0, TRACE_WIDTH), dtype=np.int32))
+    return rating, n_after_brt
+
+
+@njit(cache=True, nogil=True)
+def w_path_kernel(puzzle, cap, trace):
+    """``w_rating_kernel`` that also writes each whip elimination, in order,
+    to the rows of ``trace`` (int32[K, TRACE_WIDTH], as many as fit).
+
+    Returns (rating, n_candidates_after_brt, n_eliminations).
+    """
     if cap > MAX_CAP:
         cap = MAX_CAP
     cand = np.empty(81, dtype=np.int32)
     value = np.empty(81, dtype=np.int32)
     queue = np.empty(81, dtype=np.int32)
     if not _init_state(puzzle, cand, value, queue):
-        return -1, -1
+        return -1, -1, 0
     n_after_brt, n_decided = _count_left(cand, value)
     if n_decided == 81:
-        return 0, 0
+        return 0, 0, 0
+    n_elim = 0
     is_cand = np.zeros(729, dtype=np.uint8)
     erased = np.zeros(729, dtype=np.uint8)
     comp = np.zeros(324, dtype=np.int32)
@@ -365,7 +395,7 @@ def w_rating_kernel(puzzle, cap):
     level = 1
     while True:
         if level > cap:
-            return cap + 1, n_after_brt
+            return cap + 1, n_after_brt, n_elim
         _load_whip_state(cand, is_cand, comp)
         nt = 0
         for c in range(81):
@@ -386,6 +416,9 @@ def w_rating_kernel(puzzle, cap):
                                      path, link_i, var_j, sp_at, llc_mark)
             if not found:
                 continue
+            if n_elim < trace.shape[0]:
+                _write_whip(trace[n_elim], z, found, path, link_i, var_j)
+            n_elim += 1
             eliminated = True
             if level > rating:
                 rating = level
@@ -393,14 +426,14 @@ def w_rating_kernel(puzzle, cap):
             cand[c] = m
             qn = 0
             if m == 0:
-                return -1, n_after_brt
+                return -1, n_after_brt, n_elim
             if POP9[m] == 1:
                 qn = _decide(c, _digit_of(m), cand, value, queue, 0)
             if not _brt_fixpoint(cand, value, queue, qn):
-                return -1, n_after_brt
+                return -1, n_after_brt, n_elim
             n_left, n_decided = _count_left(cand, value)
             if n_decided == 81:
-                return rating, n_after_brt
+                return rating, n_after_brt, n_elim
             _load_whip_state(cand, is_cand, comp)
         level = 1 if eliminated else level + 1
 
@@ -463,6 +496,85 @@ def rate_puzzles(puzzles, cap: int = DEFAULT_CAP) -> tuple[np.ndarray, np.ndarra
     if p.shape[0]:
         rate_batch_kernel(p, cap, ratings, cands)
     return ratings, cands
+
+
+# ------------------------------------------------------------------ resolution paths
+def candidate_name(x: int) -> str:
+    """Candidate ``x = cell * 9 + digit - 1`` as Berthier writes it, e.g. ``n2r3c9``."""
+    cell, d = divmod(int(x), 9)
+    return f"n{d + 1}r{cell // 9 + 1}c{cell % 9 + 1}"
+
+
+def variable_name(v: int) -> str:
+    """CSP variable as Berthier writes it: ``r3c9``, ``r2n2``, ``c7n2``, ``b1n9``.
+
+    Numbering: rc = cell (0..80); rn, cn, bn = 81, 162, 243 + index * 9 + digit - 1.
+    """
+    kind, i = divmod(int(v), 81)
+    if kind == 0:
+        return f"r{i // 9 + 1}c{i % 9 + 1}"
+    a, d = divmod(i, 9)
+    return f"{'rcb'[kind - 1]}{a + 1}n{d + 1}"
+
+
+def _in_variable(v: int, x: int) -> str:
+    """What tells candidate x apart inside variable v (``n7``, ``c3``, ``r5``, ``r2c3``)."""
+    cell, d = divmod(int(x), 9)
+    r, c = divmod(cell, 9)
+    return (f"n{d + 1}", f"c{c + 1}", f"r{r + 1}", f"r{r + 1}c{c + 1}")[int(v) // 81]
+
+
+@dataclass(frozen=True)
+class WhipStep:
+    """One elimination: a whip of ``length`` on ``target``; ``llcs``, ``variables``
+    and ``rlcs`` are L1..Ln, V1..Vn and R1..R(n-1) (candidates as ``cell*9+digit-1``)."""
+
+    target: int
+    llcs: tuple[int, ...]
+    variables: tuple[int, ...]
+    rlcs: tuple[int, ...]
+
+    @property
+    def length(self) -> int:
+        return len(self.llcs)
+
+    def __str__(self) -> str:
+        """Berthier's notation, e.g. ``whip[2]: c7n2{r1 r5} - r5c7{n2 .} ==> r3c9≠2``."""
+        parts = []
+        for k, (llc, v) in enumerate(zip(self.llcs, self.variables)):
+            right = _in_variable(v, self.rlcs[k]) if k < len(self.rlcs) else "."
+            parts.append(f"{variable_name(v)}{{{_in_variable(v, llc)} {right}}}")
+        cell, d = divmod(self.target, 9)
+        return (f"whip[{self.length}]: " + " - ".join(parts)
+                + f" ==> r{cell // 9 + 1}c{cell % 9 + 1}≠{d + 1}")
+
+
+@dataclass(frozen=True)
+class WPath:
+    """The shortest-first resolution path behind a W-rating."""
+
+    rating: int
+    steps: tuple[WhipStep, ...]
+
+
+def w_rating_path(puzzle, cap: int = DEFAULT_CAP, max_steps: int = 729) -> WPath:
+    """The W-rating of one puzzle with the whip of every elimination, in order
+    (BRT runs after each; it is not listed).  Each step can be checked by hand
+    against the definition in the module docstring."""
+    p = _as_batch(puzzle)[0]
+    cap = _check_cap(cap)
+    if count_solutions_kernel(p, 2) != 1:
+        return WPath(W_INVALID, ())
+    trace = np.zeros((max_steps, TRACE_WIDTH), dtype=np.int32)
+    rating, _, n = w_path_kernel(p, cap, trace)
+    steps = []
+    for row in trace[:min(n, max_steps)]:
+        length = int(row[0])
+        llcs = tuple(int(row[3 * k - 1]) for k in range(1, length + 1))
+        variables = tuple(int(row[3 * k]) for k in range(1, length + 1))
+        rlcs = tuple(int(row[3 * k + 1]) for k in range(1, length))
+        steps.append(WhipStep(int(row[1]), llcs, variables, rlcs))
+    return WPath(int(rating), tuple(steps))
 
 
 def rating_label(w: int, cap: int) -> str:
