@@ -49,6 +49,32 @@ class _Task(QRunnable):
         self.relay.result.emit(self.index, res, time.perf_counter() - t0)
 
 
+class CallRelay(QObject):
+    """Delivers the results of ``CallTask``s in the GUI thread: ``done(ticket, result)``
+    or ``failed(ticket, "Type: message")``."""
+
+    done = Signal(int, object)
+    failed = Signal(int, str)
+
+
+class CallTask(QRunnable):
+    """Runs one call ``fn()`` on a pool thread (a single solve, a single path) and
+    reports through a ``CallRelay``; tickets let the receiver drop stale answers."""
+
+    def __init__(self, ticket: int, fn, relay: CallRelay):
+        super().__init__()
+        self.setAutoDelete(True)
+        self.ticket, self.fn, self.relay = ticket, fn, relay
+
+    def run(self) -> None:
+        try:
+            res = self.fn()
+        except Exception as exc:  # reported by the receiver, never fatal
+            self.relay.failed.emit(self.ticket, f"{type(exc).__name__}: {exc}")
+            return
+        self.relay.done.emit(self.ticket, res)
+
+
 class QtBatchRunner(QObject):
     """Runs a BatchJob on a QThreadPool; signals arrive in the GUI thread.
 

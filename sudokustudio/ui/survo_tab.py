@@ -11,13 +11,14 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QObject, QRunnable, Qt, QThreadPool, Signal, Slot
+from PySide6.QtCore import Qt, QThreadPool, Slot
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMenu,
                                QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
                                QToolButton, QVBoxLayout, QWidget)
 
+from sudokustudio.jobs.qt import CallRelay, CallTask
 from sudokustudio.survo.board import SurvoBoard
 from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle, read_survo, write_survo
 from sudokustudio.ui.style import RESOURCES, SERIES
@@ -35,29 +36,6 @@ EXAMPLES = [  # (file, menu label)
     ("S4.mat", "S4"),
     ("S5.mat", "S5"),
 ]
-
-
-# ------------------------------------------------------------- background work
-class _Relay(QObject):
-    done = Signal(int, object)
-    failed = Signal(int, str)
-
-
-class _Task(QRunnable):
-    """Runs fn() on a pool thread; the result comes back through the relay (GUI thread)."""
-
-    def __init__(self, ticket: int, fn, relay: _Relay):
-        super().__init__()
-        self.setAutoDelete(True)
-        self.ticket, self.fn, self.relay = ticket, fn, relay
-
-    def run(self) -> None:
-        try:
-            res = self.fn()
-        except Exception as exc:  # reported in the tab, never fatal
-            self.relay.failed.emit(self.ticket, f"{type(exc).__name__}: {exc}")
-            return
-        self.relay.done.emit(self.ticket, res)
 
 
 def _warm_board_kernels() -> None:
@@ -163,7 +141,7 @@ class SurvoTab(QWidget):
         self.undo_stack = QUndoStack(self)
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
-        self._relay = _Relay(self)
+        self._relay = CallRelay(self)
         self._relay.done.connect(self._on_task_done)
         self._relay.failed.connect(self._on_task_failed)
         self._ticket = 0
@@ -490,7 +468,7 @@ class SurvoTab(QWidget):
     def _submit(self, kind: str, fn, payload=None) -> int:
         self._ticket += 1
         self._pending[self._ticket] = (kind, payload)
-        self._pool.start(_Task(self._ticket, fn, self._relay))
+        self._pool.start(CallTask(self._ticket, fn, self._relay))
         self._update_busy()
         return self._ticket
 
