@@ -73,3 +73,25 @@ def test_rate_dialog_uses_collection_weights(qtbot, settings, shared_data):
     expect = 100 * weights[w_ref == 0].sum() / weights.sum()
     assert float(dlg.dist_table.item(0, 3).text()) == pytest.approx(expect, abs=0.01)
     dlg.shutdown()
+
+
+def test_rate_dialog_shows_the_whips_behind_a_rating(qtbot, settings, shared_data):
+    from sudokustudio.sudoku.rating import w_rating_path
+    from sudokustudio.ui.rate_dialog import RateDialog
+
+    puzzles = read_puzzles(shared_data / "controlled_bias" / "001-puzzles.txt").puzzles[:3]
+    dlg = RateDialog(settings)
+    qtbot.addWidget(dlg)
+    dlg.set_puzzles(puzzles, "first three")
+    dlg.start()
+    qtbot.waitUntil(lambda: dlg.runner is not None and not dlg.runner.running, timeout=120000)
+    assert dlg.path_button.isEnabled()
+    dlg.view.selectRow(2)
+    dlg.path_button.click()
+    qtbot.waitUntil(lambda: dlg.path_dialog is not None and dlg.path_dialog.isVisible(), timeout=60000)
+    text = dlg.path_text.toPlainText()
+    steps = w_rating_path(puzzles[2]).steps
+    assert text.startswith("line 3: ") and f"{len(steps)} whip eliminations" in text
+    assert f"{len(steps):4d}. {steps[-1]}" in text
+    assert "line 3" in dlg.path_dialog.windowTitle()
+    dlg.shutdown()

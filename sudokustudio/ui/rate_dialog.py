@@ -3,7 +3,7 @@
 Runs ``sudoku.rating.RatingJob`` in batches (progress, Cancel), shows every
 puzzle's rating and the W distribution, raw and corrected with seed 002's
 cf(n) (meaningful for a controlled-bias sample), beside seed 002 §3.3, and
-exports a CSV.
+exports a CSV.  Path… (or a double-click) shows the whips behind one rating.
 """
 from __future__ import annotations
 
@@ -12,16 +12,18 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QModelIndex, Qt, QTimer
+from PySide6.QtCore import QModelIndex, Qt, QThreadPool, QTimer, Slot
 from PySide6.QtGui import QFontDatabase, QKeySequence
-from PySide6.QtWidgets import (QAbstractItemView, QDialog, QFileDialog, QHBoxLayout, QHeaderView, QLabel,
-                               QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter, QTableView,
-                               QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout,
+                               QHeaderView, QLabel, QMessageBox, QPlainTextEdit, QProgressBar, QPushButton,
+                               QSpinBox, QSplitter, QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QWidget)
 
-from sudokustudio.jobs.qt import make_runner
+from sudokustudio.jobs.qt import CallRelay, CallTask, make_runner
 from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, read_puzzles
 from sudokustudio.sudoku.rating import (DEFAULT_CAP, MAX_CAP, SEED002_RAW_PERCENT, SEED002_REAL_PERCENT,
-                                        RatingJob, correction_factor, rating_label, w_distribution)
+                                        W_INVALID, RatingJob, correction_factor, rating_label, w_distribution,
+                                        w_rating_path)
 from sudokustudio.ui.style import SERIES
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
@@ -115,6 +117,19 @@ class RateDialog(QDialog):
         self.export_button.setShortcut(QKeySequence("Ctrl+E"))
         self.export_button.setToolTip("line, puzzle, clues, W, candidates after BRT (Ctrl+E)")
         self.export_button.clicked.connect(self.export_csv)
+        self.path_button = QPushButton("&Path…")
+        self.path_button.setShortcut(QKeySequence("Ctrl+P"))
+        self.path_button.setToolTip("The whip of every elimination behind the selected puzzle's rating, "
+                                    "in Berthier's notation (Ctrl+P, or double-click a row)")
+        self.path_button.clicked.connect(self.explain_selected)
+        self.path_dialog: QDialog | None = None
+        self._path_ticket = 0
+        self._path_row = -1
+        self._path_pool = QThreadPool(self)
+        self._path_pool.setMaxThreadCount(1)
+        self._path_relay = CallRelay(self)
+        self._path_relay.done.connect(self._show_path)
+        self._path_relay.failed.connect(self._path_failed)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m puzzles")
         self.status = QLabel("")
@@ -123,7 +138,7 @@ class RateDialog(QDialog):
         for w in (self.open_button, self.collection_button, self.source_label):
             top.addWidget(w)
         top.addStretch(1)
-        for w in (self.cap_spin, self.start_button, self.cancel_button, self.export_button):
+        for w in (self.cap_spin, self.start_button, self.cancel_button, self.path_button, self.export_button):
             top.addWidget(w)
         prog = QHBoxLayout()
         prog.addWidget(self.progress, 1)
@@ -138,11 +153,13 @@ class RateDialog(QDialog):
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
-        self.view.setToolTip("W0 = BRT (singles) alone; Wn = whips of length <= n needed")
+        self.view.setToolTip("W0 = BRT (singles) alone; Wn = whips of length <= n needed. "
+                             "Double-click a row for its resolution path.")
+        self.view.doubleClicked.connect(lambda index: self.explain_row(index.row()))
 
         self.dist_table = QTableWidget(0, 7)
         self.dist_table.setHorizontalHeaderLabels(
-            ["W", "count", "raw %", "real % (cf)", "seed 002 raw %", "seed 002 real %", ""])
+            ["W", "count", "raw %", "real % (cf)", "seed 002\nraw %", "seed 002\nreal %", ""])
         self.dist_table.setColumnHidden(6, True)
         self.dist_table.verticalHeader().setVisible(False)
         self.dist_table.verticalHeader().setDefaultSectionSize(20)
@@ -381,6 +398,7 @@ class RateDialog(QDialog):
         self.collection_button.setEnabled(not running)
         self.cap_spin.setEnabled(not running)
         self.export_button.setEnabled(len(self.ratings) > 0)
+        self.path_button.setEnabled(len(self.ratings) > 0)
 
     # ------------------------------------------------------------ export
     def export_csv(self, path: str | None = None) -> bool:
@@ -404,11 +422,64 @@ class RateDialog(QDialog):
             return False
         return True
 
+    # ------------------------------------------------------------ resolution path
+    def explain_selected(self) -> None:
+        rows = self.view.selectionModel().selectedRows()
+        self.explain_row(rows[0].row() if rows else 0)
+
+    def explain_row(self, row: int) -> None:
+        """Find the whips behind puzzle ``row``'s rating on a pool thread, then show them."""
+        if not 0 <= row < len(self.puzzles):
+            return
+        puzzle, cap = self.puzzles[row].copy(), self.cap_spin.value()
+        self._path_ticket += 1
+        self._path_row = row
+        self.status.setText(f"Finding the whips of line {self.lines[row]}…")
+        self._path_pool.start(CallTask(self._path_ticket, lambda: w_rating_path(puzzle, cap), self._path_relay))
+
+    @Slot(int, object)
+    def _show_path(self, ticket: int, path) -> None:
+        if ticket != self._path_ticket:
+            return  # an older request
+        row, cap = self._path_row, self.cap_spin.value()
+        lines = [f"line {self.lines[row]}: {format_puzzle(self.puzzles[row])}",
+                 f"W-rating {rating_label(path.rating, cap)}; {len(path.steps)} whip eliminations, "
+                 "shortest whips first, BRT (singles) after each", ""]
+        lines += [f"{k:4d}. {step}" for k, step in enumerate(path.steps, 1)]
+        if path.rating == W_INVALID:
+            lines.append("No unique solution: the W-rating is not defined.")
+        elif path.rating > cap:
+            lines.append(f"Not solved with whips of length <= {cap}.")
+        if self.path_dialog is None:
+            self.path_dialog = QDialog(self)
+            self.path_dialog.resize(860, 560)
+            self.path_text = QPlainTextEdit()
+            self.path_text.setReadOnly(True)
+            self.path_text.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
+            self.path_text.setLineWrapMode(QPlainTextEdit.NoWrap)
+            buttons = QDialogButtonBox(QDialogButtonBox.Close)
+            buttons.rejected.connect(self.path_dialog.close)
+            lay = QVBoxLayout(self.path_dialog)
+            lay.addWidget(self.path_text)
+            lay.addWidget(buttons)
+        self.path_dialog.setWindowTitle(f"Resolution path — line {self.lines[row]} "
+                                        f"({rating_label(path.rating, cap)})")
+        self.path_text.setPlainText("\n".join(lines))
+        self.path_dialog.show()
+        self.path_dialog.raise_()
+        self.status.setText("")
+
+    @Slot(int, str)
+    def _path_failed(self, ticket: int, message: str) -> None:
+        if ticket == self._path_ticket:
+            QMessageBox.warning(self, "Cannot find the path", message)
+
     # ------------------------------------------------------------ closing
     def shutdown(self) -> None:
         if self.runner is not None:
             self.runner.cancel()
             self.runner.wait()
+        self._path_pool.waitForDone()
         self.timer.stop()
 
     def closeEvent(self, event) -> None:
