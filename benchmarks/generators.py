@@ -48,7 +48,7 @@ def main() -> None:
     ap.add_argument("--td", type=int, default=40000)
     ap.add_argument("--bu", type=int, default=20000)
     ap.add_argument("--cb", type=int, default=300)
-    ap.add_argument("--ws", type=int, default=20000, help="weighted-subsets samples")
+    ap.add_argument("--ws", type=int, default=40000, help="weighted-subsets samples (s = 32)")
     ap.add_argument("--sources", type=int, default=60, help="controlled-bias puzzles per grid source")
     a = ap.parse_args()
     if a.quick:

@@ -26,7 +26,8 @@ def register(sub) -> None:
                         "sequential: weighted grids, unbiased over all grids)")
     p.add_argument("--blind", type=int, default=46,
                    help="controlled-bias: clues deleted before the first uniqueness test (default 46)")
-    p.add_argument("--subset-size", type=int, default=30, help="weighted-subsets: subset size s (default 30)")
+    p.add_argument("--subset-size", type=int, default=None,
+                   help="weighted-subsets: subset size s, 17..40 (default 32, weighted.DEFAULT_SUBSET_SIZE)")
     p.add_argument("--difficulty", metavar="NAMES", default=None,
                    help="comma-separated difficulty metrics per puzzle (guesses, brt, W; default: guesses,brt "
                         "for top-down/bottom-up, all for the slow generators; 'none' for none)")
@@ -45,15 +46,15 @@ def parse_metrics(text: str | None):
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=30, difficulty=None):
+def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None):
     """(job, number of batches or None when the run stops at n puzzles)."""
     from sudokustudio.sudoku.generators import GeneratorJob
 
     if method == "weighted-subsets":
-        from sudokustudio.sudoku.weighted import WeightedSubsetsJob
+        from sudokustudio.sudoku.weighted import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
 
         per = -(-n // -(-n // 400))      # <= 400 samples per batch, as even as possible
-        return WeightedSubsetsJob(s=subset_size, per_batch=per, difficulty=difficulty,
+        return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
                                   grid_source=grid_source or "pool"), -(-n // per)
     kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty)
     if grid_source == "sequential":
