@@ -130,7 +130,7 @@ def exact_4x4_minimals():
     assert len(grids) == 12
     tot = np.zeros(17, dtype=np.int64)
     for g in grids:
-        uas, st = M._new_ua_cache()
+        uas, st = M._new_ua_cache(g)
         M.minimals_in_subset_g(g, np.ones(16, np.uint8), np.zeros((0, 16), np.uint8), tot, peers, units,
                                uas, st, np.zeros(1, np.int64))
     return tot / len(grids)
@@ -153,7 +153,7 @@ def test_subset_and_superset_enumeration_match_brute_force():
         keep = rng.integers(0, 2, 16).astype(np.uint8)
         km = int(sum(int(keep[i]) << i for i in range(16)))
         cnt = np.zeros(17, np.int64)
-        nw = M.minimals_in_subset_g(grid, keep, out, cnt, peers, units, *M._new_ua_cache(), np.zeros(1, np.int64))
+        nw = M.minimals_in_subset_g(grid, keep, out, cnt, peers, units, *M._new_ua_cache(grid), np.zeros(1, np.int64))
         want = np.bincount(sizes[[m for m in range(1 << 16) if minimal[m] and m & ~km == 0]], minlength=17)
         assert (cnt == want).all()
         for row in out[:nw]:
@@ -163,7 +163,7 @@ def test_subset_and_superset_enumeration_match_brute_force():
         bm = int(sum(int(base[i]) << i for i in range(16)))
         for cmax in (5, 16):
             cnt = np.zeros(17, np.int64)
-            M.minimals_containing_g(grid, base, cmax, out, cnt, peers, units, *M._new_ua_cache(),
+            M.minimals_containing_g(grid, base, cmax, out, cnt, peers, units, *M._new_ua_cache(grid),
                                     np.zeros(1, np.int64))
             want = np.bincount(sizes[[m for m in range(1 << 16)
                                       if minimal[m] and m & bm == bm and sizes[m] <= cmax]], minlength=17)
@@ -330,3 +330,37 @@ def test_a_corrupt_run_gives_a_clear_message_and_keeps_the_others(tmp_path):
         store.load_results(bad, job)
     total, done, _ = store.load_results(good, job)
     assert done == {0, 1, 2} and total.n == 300
+
+
+def test_seeded_ua_cache_holds_unavoidable_sets_and_changes_no_count():
+    """The 9x9 cache starts with the grid's two-digit UAs: each must be unavoidable, and
+    the subset enumeration must find exactly what it finds from an empty cache."""
+    from sudokustudio.sudoku.grids import grid_pool
+    from sudokustudio.sudoku.solver import count_solutions_kernel
+
+    _, peers, units = M.geometry(3, 3)
+    rng = np.random.default_rng(11)
+    found = 0
+    for grid in grid_pool(4, 17, "solver"):
+        uas, st = M._new_ua_cache(grid)
+        assert 20 <= st[0] <= M.MAX_SEED_UA
+        sizes = []
+        for ua in uas[:st[0]]:
+            cells = [c for c in range(81) if (int(ua[c >> 6]) >> (c & 63)) & 1]
+            sizes.append(len(cells))
+            puzzle = grid.copy()
+            puzzle[cells] = 0
+            assert count_solutions_kernel(puzzle, 2) == 2      # emptying a UA frees it
+        assert sizes == sorted(sizes) and sizes[0] >= 4
+        for _ in range(40):
+            keep = np.zeros(81, np.uint8)
+            keep[rng.choice(81, 32, replace=False)] = 1
+            counts = []
+            for cache in (M._new_ua_cache(grid), (np.zeros((M.MAX_UA, 4), np.uint64), np.zeros(2, np.int64))):
+                cnt = np.zeros(82, np.int64)
+                M.minimals_in_subset_g(grid, keep, np.zeros((0, 81), np.uint8), cnt, peers, units, *cache,
+                                       np.zeros(1, np.int64))
+                counts.append(cnt)
+            assert (counts[0] == counts[1]).all()
+            found += counts[0].sum()
+    assert found > 100

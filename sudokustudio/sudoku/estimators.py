@@ -629,7 +629,7 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
         if w == 0.0:
             continue
         w *= inv_count if weighted else 1.0
-        uas, ua_state = _new_ua_cache()
+        uas, ua_state = _new_ua_cache(grid)
         cnt[:] = 0
         for _p in range(per_grid):
             if method == 0:
