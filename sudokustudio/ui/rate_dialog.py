@@ -124,7 +124,7 @@ class RateDialog(QDialog):
         self.path_button.clicked.connect(self.explain_selected)
         self.path_dialog: QDialog | None = None
         self._path_ticket = 0
-        self._path_row = -1
+        self._path_request = ("", "", DEFAULT_CAP)   # (line, puzzle, cap) of the newest request
         self._path_pool = QThreadPool(self)
         self._path_pool.setMaxThreadCount(1)
         self._path_relay = CallRelay(self)
@@ -433,7 +433,8 @@ class RateDialog(QDialog):
             return
         puzzle, cap = self.puzzles[row].copy(), self.cap_spin.value()
         self._path_ticket += 1
-        self._path_row = row
+        # kept with the request: the puzzle list may change before the answer comes
+        self._path_request = (str(self.lines[row]), format_puzzle(puzzle), cap)
         self.status.setText(f"Finding the whips of line {self.lines[row]}…")
         self._path_pool.start(CallTask(self._path_ticket, lambda: w_rating_path(puzzle, cap), self._path_relay))
 
@@ -441,8 +442,8 @@ class RateDialog(QDialog):
     def _show_path(self, ticket: int, path) -> None:
         if ticket != self._path_ticket:
             return  # an older request
-        row, cap = self._path_row, self.cap_spin.value()
-        lines = [f"line {self.lines[row]}: {format_puzzle(self.puzzles[row])}",
+        line, text, cap = self._path_request
+        lines = [f"line {line}: {text}",
                  f"W-rating {rating_label(path.rating, cap)}; {len(path.steps)} whip eliminations, "
                  "shortest whips first, BRT (singles) after each", ""]
         lines += [f"{k:4d}. {step}" for k, step in enumerate(path.steps, 1)]
@@ -462,7 +463,7 @@ class RateDialog(QDialog):
             lay = QVBoxLayout(self.path_dialog)
             lay.addWidget(self.path_text)
             lay.addWidget(buttons)
-        self.path_dialog.setWindowTitle(f"Resolution path — line {self.lines[row]} "
+        self.path_dialog.setWindowTitle(f"Resolution path — line {line} "
                                         f"({rating_label(path.rating, cap)})")
         self.path_text.setPlainText("\n".join(lines))
         self.path_dialog.show()
