@@ -7,23 +7,37 @@ distinct row sums and distinct column sums, and "essentially different"
 puzzles are counted with rows and columns sorted by increasing sum (and,
 for m = n, one of a puzzle and its transpose kept).
 
-Method (row-sum batches, trade pruning, margin dedupe, exact check):
+Method (row-sum batches, whole-row arrangement, trade pruning, margin
+dedupe, exact check):
 
 * Every table with sorted margins is enumerated once in a canonical form:
   rows are the row *sets* of a partition with row sums r_1 < … < r_m, the
-  first row is written in increasing order (it names the columns), the
-  other rows are arranged cell by cell.
+  first row is written in increasing order (it names the columns), each
+  other row is placed whole as one of the n! arrangements of its set.
 * A table that contains a *trade* is never the unique solution of its
   margins, so it is cut as soon as the trade appears: two rows whose entries
   over some set of columns have equal sums (swap them: same row and column
   sums), or two columns whose entries over some set of rows have equal sums.
-  Subset sums of the differences are kept incrementally per row pair and
-  column pair, so a check costs a few additions.  The full set of columns
-  (rows) is included, which also forces distinct row (column) sums.
-  When m >= 4, once three rows are complete, two more trades among them are
-  cut: permuting entries within columns of those three rows keeping their
-  row sums, and permuting entries within those rows among three columns
-  keeping the column sums (meet in the middle over the columns).
+  The full set of columns (rows) is included, which also forces distinct
+  row (column) sums.
+* Row pairs: whether two rows have such a trade depends only on which of
+  their entries share a column (a *pairing*), not on the column order.  So
+  when the partition search picks a row set, the trade-free pairings with
+  every earlier row set are listed once (a depth-first search with subset
+  sums kept incrementally) and shared by the whole subtree; a row set
+  without any ends it.  A row's candidate arrangements are its trade-free
+  pairings with row 0; against a later row l the pairing is the
+  arrangement composed with the inverse of row l's, one table look-up.
+* Column pairs: the subset sums of T[., a] − T[., b] over the placed rows
+  are kept per column pair; before a row is tried, the differences its
+  entries x_a − x_b may not have are collected as bits, so a candidate costs
+  one bit test per column pair.
+* When m >= 4, once three rows are complete, two more trades among them are
+  cut: permuting entries within the columns of those three rows keeping
+  their row sums (meet in the middle over the columns, in a stamped table
+  that is never cleared), and permuting entries within those rows among
+  three columns keeping the column sums (the row-0/row-1 part is marked
+  once per second row, a third-row candidate costs 6 look-ups per triple).
 * A batch handles whole row-sum vectors r, so every table with margins
   (r, c) is met inside one batch: the surviving tables' column-sum vectors
   are sorted, and only the c met exactly once are candidates.  (A candidate
@@ -44,7 +58,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import combinations
+from itertools import combinations, permutations
+from math import factorial
 
 import numpy as np
 from numba import njit
@@ -140,6 +155,31 @@ def batch_plan(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     return vectors, bounds.astype(np.int64)
 
 
+@lru_cache(maxsize=None)
+def pairing_tables(m: int, n: int):
+    """The n! arrangements of a row (lexicographic: an arrangement's rank is its index).
+
+    Returns (perms int64[n!, n], inverse int64[n!] (rank of the inverse),
+    compose int64[n!, n!] with compose[a, b] = rank of perms[a]∘perms[b]
+    (only needed with three or more rows, else a 1×1 dummy), fact int64[n+1]).
+    """
+    perms = np.array(list(permutations(range(n))), dtype=np.int64)
+    fact = np.array([factorial(k) for k in range(n + 1)], dtype=np.int64)
+
+    def ranks(p):   # lexicographic ranks of the arrangements p[..., :] (Lehmer code)
+        out = np.zeros(p.shape[:-1], np.int64)
+        for k in range(n - 1):
+            out += (p[..., k + 1:] < p[..., k:k + 1]).sum(axis=-1) * fact[n - 1 - k]
+        return out
+
+    inverse = ranks(np.argsort(perms, axis=1))
+    if m >= 3:
+        compose = ranks(perms[:, perms])   # [a, b, k] = perms[a, perms[b, k]]
+    else:
+        compose = np.zeros((1, 1), np.int64)
+    return perms, inverse, compose, fact
+
+
 # ------------------------------------------------------------------ kernels
 @njit(cache=True, nogil=True)
 def _mask_values(mask, N, out):
@@ -154,62 +194,62 @@ _PERM3 = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1,
 
 
 @njit(cache=True, nogil=True)
-def _three_row_trade(T, n, perm3, cnt, span):
+def _expand_half(opt, j0, j1, out):
+    """out[:6**(j1-j0)] = every sum of one option per column j0..j1-1 (index 0: all unchanged)."""
+    out[0, 0] = 0
+    out[0, 1] = 0
+    size = 1
+    for j in range(j0, j1):
+        for q in range(5, -1, -1):   # q = 0 last: it rewrites the sources in place
+            for x in range(size):
+                out[q * size + x, 0] = out[x, 0] + opt[j, q, 0]
+                out[q * size + x, 1] = out[x, 1] + opt[j, q, 1]
+        size *= 6
+    return size
+
+
+@njit(cache=True, nogil=True)
+def _three_row_trade(T, n, perm3, opt, half_a, half_b, seen, seen_count, stamp, span):
     """Rows 0, 1, 2 (placed): can the entries be permuted within each column so
     that the three row sums stay the same, other than by doing nothing?
 
     Meet in the middle over the columns: the (Δrow0, Δrow1) of every choice of
-    permutations on the first half are looked up among the second half's.
-    ``cnt`` int64[(2·span+1)²] zeroed scratch; returns True on a trade.
+    permutations on the second half are marked in ``seen`` (cells stamped
+    ``stamp``, so nothing is cleared), then the first half's are looked up.
     """
+    for j in range(n):
+        for q in range(6):
+            opt[j, q, 0] = T[perm3[q, 0], j] - T[0, j]
+            opt[j, q, 1] = T[perm3[q, 1], j] - T[1, j]
     h = n // 2
     w = 2 * span + 1
-    nb = 1
-    for j in range(h, n):
-        nb *= 6
-    keys_b = np.empty(nb, np.int64)
-    found = False
-    for code in range(nb):
-        x = code
-        d0 = 0
-        d1 = 0
-        for j in range(h, n):
-            p = x % 6
-            x //= 6
-            d0 += T[perm3[p, 0], j] - T[0, j]
-            d1 += T[perm3[p, 1], j] - T[1, j]
-        key = (d0 + span) * w + (d1 + span)
-        keys_b[code] = key
-        cnt[key] += 1
-    na = 1
-    for j in range(h):
-        na *= 6
+    nb = _expand_half(opt, h, n, half_b)
+    for x in range(nb):
+        key = (half_b[x, 0] + span) * w + half_b[x, 1] + span
+        if seen[key] != stamp:
+            seen[key] = stamp
+            seen_count[key] = 0
+        seen_count[key] += 1
+    na = _expand_half(opt, 0, h, half_a)
     zero = span * w + span
-    for code in range(na):
-        x = code
-        d0 = 0
-        d1 = 0
-        for j in range(h):
-            p = x % 6
-            x //= 6
-            d0 += T[perm3[p, 0], j] - T[0, j]
-            d1 += T[perm3[p, 1], j] - T[1, j]
-        key = (span - d0) * w + (span - d1)
-        c = cnt[key]
-        if code == 0 and key == zero:
-            c -= 1   # both halves unchanged: not a trade
-        if c > 0:
-            found = True
-            break
-    for code in range(nb):
-        cnt[keys_b[code]] = 0
-    return found
+    for x in range(na):
+        key = (span - half_a[x, 0]) * w + span - half_a[x, 1]
+        if seen[key] == stamp:
+            c = seen_count[key]
+            if x == 0 and key == zero:
+                c -= 1   # both halves unchanged: not a trade
+            if c > 0:
+                return True
+    return False
 
 
 @njit(cache=True, nogil=True)
-def _three_col_trade(T, n, perm3):
-    """Rows 0, 1, 2 (placed), columns a < b < c: can the entries be permuted
-    within each row so that the three column sums stay the same (rows 3.. untouched)?"""
+def _mark_two_row_triples(T, n, perm3, marks, stamp, span2):
+    """Rows 0, 1 (placed), columns a < b < c (triple t): stamp in ``marks[t]``
+    the (Δcol a, Δcol b) of every permutation of the entries within each of
+    the two rows among the three columns, other than doing nothing."""
+    w = 2 * span2 + 1
+    t = 0
     for a in range(n):
         for b in range(a + 1, n):
             for c in range(b + 1, n):
@@ -218,45 +258,133 @@ def _three_col_trade(T, n, perm3):
                     da0 = x0[perm3[p0, 0]] - x0[0]
                     db0 = x0[perm3[p0, 1]] - x0[1]
                     for p1 in range(6):
+                        if p0 == 0 and p1 == 0:
+                            continue
                         x1 = T[1, a], T[1, b], T[1, c]
-                        da1 = da0 + x1[perm3[p1, 0]] - x1[0]
-                        db1 = db0 + x1[perm3[p1, 1]] - x1[1]
-                        for p2 in range(6):
-                            if p0 == 0 and p1 == 0 and p2 == 0:
-                                continue
-                            x2 = T[2, a], T[2, b], T[2, c]
-                            if (da1 + x2[perm3[p2, 0]] - x2[0] == 0
-                                    and db1 + x2[perm3[p2, 1]] - x2[1] == 0):
-                                return True
+                        da = da0 + x1[perm3[p1, 0]] - x1[0]
+                        db = db0 + x1[perm3[p1, 1]] - x1[1]
+                        marks[t, (da + span2) * w + db + span2] = stamp
+                t += 1
+
+
+@njit(cache=True, nogil=True)
+def _three_col_trade(T, n, perm3, marks, stamp, span2):
+    """Rows 0, 1, 2 (placed), columns a < b < c: can the entries be permuted
+    within each row so that the three column sums stay the same (rows 3..
+    untouched)?  Rows 0 and 1 were marked by ``_mark_two_row_triples``; a
+    row-2 permutation other than doing nothing never leaves both Δ at 0, so
+    the unmarked 'all unchanged' is the only combination to leave out."""
+    w = 2 * span2 + 1
+    t = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            for c in range(b + 1, n):
+                x2 = T[2, a], T[2, b], T[2, c]
+                for p2 in range(6):
+                    da = x2[perm3[p2, 0]] - x2[0]
+                    db = x2[perm3[p2, 1]] - x2[1]
+                    if marks[t, (span2 - da) * w + span2 - db] == stamp:
+                        return True
+                t += 1
     return False
 
 
 @njit(cache=True, nogil=True)
-def _arrange(m, n, vals, T, rs, cs, r, keys, nkeys, bits, colsum, sorted_r_desc):
-    """All trade-free arrangements of the row sets ``vals`` (row 0 fixed increasing).
+def _good_pairings(A, B, n, fact, sub, pick, flags, out):
+    """The trade-free pairings of two rows holding the sets A and B (increasing).
 
-    Appends the encoded sorted column-sum vector of each surviving table to
-    ``keys`` (while there is room); returns the new number of keys (counting
-    those that did not fit).
+    A pairing q (A[j] shares a column with B[q[j]]) is trade-free when no
+    nonempty set of positions has sum(B[q[j]] - A[j]) == 0.  Depth first over
+    the positions with the subset sums kept incrementally (``sub``, 2**n
+    scratch), so a prefix with a zero subset is cut once.  The lexicographic
+    ranks of the trade-free pairings go to ``out`` (increasing) and
+    ``flags[rank]`` = 1 (flags[:n!] cleared first); returns their number.
+    """
+    for k in range(fact[n]):
+        flags[k] = 0
+    count = 0
+    used = 0
+    sub[0] = 0
+    rank = np.zeros(n + 1, np.int64)   # rank[j]: rank contribution of positions < j
+    j = 0
+    pick[0] = -1
+    while j >= 0:
+        if j == n:
+            out[count] = rank[n]
+            flags[rank[n]] = 1
+            count += 1
+            j -= 1
+            used &= ~(1 << pick[j])
+            continue
+        c = pick[j] + 1
+        bj = 1 << j
+        while c < n:
+            if (used >> c) & 1:
+                c += 1
+                continue
+            d = B[c] - A[j]
+            good = True
+            for mask in range(bj):
+                s = sub[mask] + d
+                if s == 0:
+                    good = False
+                    break
+                sub[mask | bj] = s
+            if good:
+                break
+            c += 1
+        if c >= n:
+            j -= 1
+            if j >= 0:
+                used &= ~(1 << pick[j])
+            continue
+        pick[j] = c
+        smaller = 0
+        for x in range(c):
+            if not (used >> x) & 1:
+                smaller += 1
+        rank[j + 1] = rank[j] + smaller * fact[n - 1 - j]
+        used |= 1 << c
+        j += 1
+        if j < n:
+            pick[j] = -1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, good_flag, T, colsub,
+                  forbid, row_pick, row_perm, opt, half_a, half_b, seen, seen_count, marks, stamps,
+                  keys, nkeys, bits, colsum, sorted_r_desc):
+    """All trade-free tables on the row sets ``vals`` (row 0 fixed increasing).
+
+    Row i (i >= 1) is placed whole: its arrangement is a pairing with row 0
+    taken from ``good_list[i]`` (trade-free against row 0 by construction);
+    against an earlier row l its pairing is that arrangement composed with
+    the inverse of row l's, looked up in ``good_flag[l, i]``.  Column pairs:
+    ``colsub[a·n + b, S]`` is the sum over the placed rows S of T[., a] − T[., b];
+    before row i is tried, the differences x_a − x_b it may not have (−colsub
+    over the rows above) are collected as bits in ``forbid[i, a·n + b]``.
+    Appends the encoded sorted column sums of each surviving table to
+    ``keys`` (while there is room); returns the new number of keys.
     """
     N = m * n
     for j in range(n):
         T[0, j] = vals[0, j]
     for a in range(n):
         for b in range(a + 1, n):
-            cs[a, b, 1] = T[0, a] - T[0, b]
-    cand = np.full(N, -1, np.int64)   # index into vals[i] tried at each cell
-    span = N * (n - n // 2)           # |Δ| bound of a half in _three_row_trade
-    cnt = np.zeros((2 * span + 1) * (2 * span + 1), np.int64)
-    rowused = np.zeros(m, np.int64)   # bit k: vals[i, k] placed in row i
-    p = n
-    while p >= n:
-        if p == N:
+            colsub[a * n + b, 0] = 0
+            colsub[a * n + b, 1] = T[0, a] - T[0, b]
+    span = (N - 1) * (n - n // 2)   # |Δ| bound of a half in _three_row_trade
+    span2 = 2 * (N - 1)              # |Δ| bound of two rows in _mark_two_row_triples
+    i = 1
+    row_pick[1] = -1
+    while i >= 1:
+        if i == m:
             # a trade-free table: record its sorted column sums
             for j in range(n):
                 s = 0
-                for i in range(m):
-                    s += T[i, j]
+                for l in range(m):
+                    s += T[l, j]
                 colsum[j] = s
             cs_sorted = np.sort(colsum)
             keep = True
@@ -275,72 +403,85 @@ def _arrange(m, n, vals, T, rs, cs, r, keys, nkeys, bits, colsum, sorted_r_desc)
                         key = (key << bits) | cs_sorted[k]
                     keys[nkeys] = key
                 nkeys += 1
-            p -= 1
+            i -= 1
             continue
-        i = p // n
-        j = p % n
-        k = cand[p]
-        if k >= 0:
-            rowused[i] &= ~(np.int64(1) << k)
-        k += 1
-        found = False
-        bj = 1 << j
-        bi = 1 << i
-        while k < n:
-            if (rowused[i] >> k) & 1:
-                k += 1
-                continue
-            v = vals[i, k]
+        t = row_pick[i]
+        if t < 0:
+            # entering row i: the column differences it must avoid
+            for a in range(n):
+                for b in range(a + 1, n):
+                    f = np.int64(0)
+                    for mask in range(1 << i):
+                        s = colsub[a * n + b, mask]
+                        if -N < s < N:
+                            f |= np.int64(1) << (N - 1 - s)
+                    forbid[i, a * n + b] = f
+        t += 1
+        while t < good_count[i]:
+            k = good_list[i, t]
             good = True
-            # row pairs (l, i): no set of columns 0..j through j with equal partial sums
-            for l in range(i):
-                d = v - T[l, j]
-                for mask in range(bj):
-                    s = rs[i, l, mask] + d
-                    if s == 0:
-                        good = False
-                        break
-                    rs[i, l, mask | bj] = s
-                if not good:
+            for l in range(1, i):
+                if good_flag[l, i, compose[k, inverse[row_perm[l]]]] == 0:
+                    good = False
                     break
             if good:
-                # column pairs (a, j): no set of rows 0..i through i with equal partial sums
-                for a in range(j):
-                    e = T[i, a] - v
-                    for mask in range(bi):
-                        s = cs[a, j, mask] + e
-                        if s == 0:
+                for a in range(n):
+                    xa = vals[i, perms[k, a]]
+                    for b in range(a + 1, n):
+                        d = xa - vals[i, perms[k, b]]
+                        if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
                             good = False
                             break
-                        cs[a, j, mask | bi] = s
                     if not good:
                         break
-            if good and i == 2 and j == n - 1 and m > 3:
+            if good and i == 2 and m > 3:
                 # three rows complete and more to come: cut trades among them (every completion
                 # keeps them); for m = 3 the margin dedupe is cheaper than these checks
-                T[i, j] = v
-                if _three_row_trade(T, n, _PERM3, cnt, span) or (n >= 3 and _three_col_trade(T, n, _PERM3)):
+                for j in range(n):
+                    T[2, j] = vals[2, perms[k, j]]
+                if _three_col_trade(T, n, _PERM3, marks, stamps[1], span2):
                     good = False
+                else:
+                    stamps[0] += 1
+                    if _three_row_trade(T, n, _PERM3, opt, half_a, half_b, seen, seen_count, stamps[0], span):
+                        good = False
             if good:
-                found = True
                 break
-            k += 1
-        if not found:
-            cand[p] = -1
-            p -= 1
+            t += 1
+        if t >= good_count[i]:
+            row_pick[i] = -1
+            i -= 1
             continue
-        cand[p] = k
-        rowused[i] |= np.int64(1) << k
-        T[i, j] = vals[i, k]
-        p += 1
-        if p < N:
-            cand[p] = -1
+        row_pick[i] = t
+        k = good_list[i, t]
+        row_perm[i] = k
+        bi = 1 << i
+        for j in range(n):
+            T[i, j] = vals[i, perms[k, j]]
+        for a in range(n):
+            for b in range(a + 1, n):
+                d = T[i, a] - T[i, b]
+                for mask in range(bi):
+                    colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
+        if i == 1 and m > 3:
+            stamps[1] += 1
+            _mark_two_row_triples(T, n, _PERM3, marks, stamps[1], span2)
+        i += 1
+        if i < m:
+            row_pick[i] = -1
     return nkeys
 
 
 @njit(cache=True, nogil=True)
-def _partitions_for(m, n, r, masks, start, vals, T, rs, cs, keys, nkeys, bits, colsum, sorted_r_desc):
-    """Enumerate the row-set partitions with row sums r (increasing) and arrange each."""
+def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, vals, good_list, good_count,
+                    good_flag, spare_list, T, colsub, forbid, row_pick, row_perm, opt, half_a, half_b, seen,
+                    seen_count, marks, stamps, sub, pick, keys, nkeys, bits, colsum, sorted_r_desc):
+    """Enumerate the row-set partitions with row sums r (increasing) and arrange each.
+
+    The trade-free pairings of row d with each earlier row are computed as
+    soon as row d's set is chosen (shared by the whole subtree); a row set
+    with no trade-free pairing against an earlier one ends its subtree.
+    """
     N = m * n
     full = np.int64(0)
     for v in range(1, N + 1):
@@ -352,30 +493,45 @@ def _partitions_for(m, n, r, masks, start, vals, T, rs, cs, keys, nkeys, bits, c
     pos[0] = start[r[0]] - 1
     while d >= 0:
         if d == m - 1:
-            rest = full & ~used[d]
-            chosen[d] = rest   # its sum is r[m-1] since the total is fixed
-            for i in range(m):
-                _mask_values(chosen[i], N, vals[i])
-            nkeys = _arrange(m, n, vals, T, rs, cs, r, keys, nkeys, bits, colsum, sorted_r_desc)
-            d -= 1
-            continue
-        pos[d] += 1
-        s = r[d]
-        while pos[d] < start[s + 1] and (masks[pos[d]] & used[d]) != 0:
+            chosen[d] = full & ~used[d]   # its sum is r[m-1] since the total is fixed
+        else:
             pos[d] += 1
-        if pos[d] >= start[s + 1]:
+            s = r[d]
+            while pos[d] < start[s + 1] and (masks[pos[d]] & used[d]) != 0:
+                pos[d] += 1
+            if pos[d] >= start[s + 1]:
+                d -= 1
+                continue
+            chosen[d] = masks[pos[d]]
+            used[d + 1] = used[d] | chosen[d]
+        _mask_values(chosen[d], N, vals[d])
+        alive = True
+        for l in range(d):
+            if l == 0:
+                c = _good_pairings(vals[0], vals[d], n, fact, sub, pick, good_flag[0, d], good_list[d])
+                good_count[d] = c
+            else:
+                c = _good_pairings(vals[l], vals[d], n, fact, sub, pick, good_flag[l, d], spare_list)
+            if c == 0:
+                alive = False
+                break
+        if d == m - 1:
+            if alive:
+                nkeys = _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, good_flag,
+                                      T, colsub, forbid, row_pick, row_perm, opt, half_a, half_b, seen,
+                                      seen_count, marks, stamps, keys, nkeys, bits, colsum, sorted_r_desc)
             d -= 1
             continue
-        chosen[d] = masks[pos[d]]
-        used[d + 1] = used[d] | chosen[d]
-        d += 1
-        if d < m - 1:
-            pos[d] = start[r[d]] - 1
+        if alive:
+            d += 1
+            if d < m - 1:
+                pos[d] = start[r[d]] - 1
     return nkeys
 
 
 @njit(cache=True, nogil=True)
-def atlas_vectors_kernel(m, n, vectors, masks, start, key_buf, records, chi2, counters, verify=True):
+def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, key_buf, records, chi2,
+                         counters, verify=True):
     """Unique open puzzles whose sorted row sums are among ``vectors``.
 
     ``key_buf`` int64[K] scratch for the surviving column-sum keys of one
@@ -394,8 +550,27 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, key_buf, records, chi2, co
     cmask = (np.int64(1) << bits) - 1
     vals = np.zeros((m, n), np.int64)
     T = np.zeros((m, n), np.int64)
-    rs = np.zeros((m, m, 1 << n), np.int64)
-    cs = np.zeros((n, n, 1 << m), np.int64)
+    n_perms = fact[n]
+    good_list = np.zeros((m, n_perms), np.int64)
+    good_count = np.zeros(m, np.int64)
+    good_flag = np.zeros((m, m, n_perms), np.uint8)
+    spare_list = np.zeros(n_perms, np.int64)
+    colsub = np.zeros((n * n, 1 << m), np.int64)
+    forbid = np.zeros((m, n * n), np.int64)
+    row_pick = np.zeros(m + 1, np.int64)
+    row_perm = np.zeros(m, np.int64)
+    # three-row / three-column trade scratch (stamped tables: never cleared)
+    span = (N - 1) * (n - n // 2)
+    span2 = 2 * (N - 1)
+    opt = np.zeros((n, 6, 2), np.int64)
+    half_a = np.zeros((6 ** (n // 2), 2), np.int64)
+    half_b = np.zeros((6 ** (n - n // 2), 2), np.int64)
+    seen = np.zeros((2 * span + 1) ** 2, np.int64)
+    seen_count = np.zeros((2 * span + 1) ** 2, np.int64)
+    marks = np.zeros((max(1, n * (n - 1) * (n - 2) // 6), (2 * span2 + 1) ** 2), np.int64)
+    stamps = np.zeros(2, np.int64)
+    sub = np.zeros(1 << n, np.int64)
+    pick = np.zeros(n + 1, np.int64)
     colsum = np.zeros(n, np.int64)
     c = np.zeros(n, np.int64)
     givens = np.zeros((m, n), np.int16)
@@ -405,8 +580,9 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, key_buf, records, chi2, co
     for q in range(vectors.shape[0]):
         r = vectors[q]
         sorted_r_desc = r[::-1].copy()
-        nkeys = _partitions_for(m, n, r, masks, start, vals, T, rs, cs, key_buf, 0, bits, colsum,
-                                sorted_r_desc)
+        nkeys = _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, vals, good_list,
+                                good_count, good_flag, spare_list, T, colsub, forbid, row_pick, row_perm, opt,
+                                half_a, half_b, seen, seen_count, marks, stamps, sub, pick, key_buf, 0, bits, colsum, sorted_r_desc)
         counters[1] += nkeys
         if nkeys > counters[3]:
             counters[3] = nkeys
@@ -646,6 +822,7 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
     """The atlas part for the given sorted row-sum vectors (one batch)."""
     t0 = time.thread_time()
     masks, start = subset_tables(m, n)
+    perms, inverse, compose, fact = pairing_tables(m, n)
     vectors = np.ascontiguousarray(vectors, dtype=np.int64).reshape(-1, m)
     key_cap = 1 << 16
     rec_cap = 1 << 12
@@ -654,7 +831,8 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
         records = np.zeros((rec_cap, record_width(m, n)), np.int64)
         chi2 = np.zeros(rec_cap)
         counters = np.zeros(4, np.int64)
-        found = atlas_vectors_kernel(m, n, vectors, masks, start, key_buf, records, chi2, counters, verify)
+        found = atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, key_buf,
+                                     records, chi2, counters, verify)
         if counters[3] > key_cap:
             key_cap = int(counters[3]) + 1024
             continue
