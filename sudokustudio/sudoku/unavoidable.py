@@ -691,6 +691,11 @@ def misses_known_ua(clue_mask, uas) -> bool:
 S_NODES, S_LEAVES, S_ADDED, S_FORWARD_PRUNES, S_PUZZLES, S_NONMINIMAL, S_OVERFLOW, S_FRONTIER = range(8)
 N_STATS = 8
 _GROUP_STARTS = 6
+#: Branch cells are tried in decreasing order of the UAs they hit, a UA of size
+#: s counting twice as much as one of size s + 1: a cell once tried is dead for
+#: its later siblings, so trying the busiest cells first leaves the siblings
+#: tightly constrained (on grid #40000 of puzzles2_17_clue: 95 M nodes -> 52 M).
+_HIT_WEIGHT_BY_SIZE = np.array([1 << max(0, 16 - s) for s in range(90)], dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -737,6 +742,10 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
     de_hi = np.zeros(maxd, dtype=np.uint64)
     br_lo = np.zeros(maxd, dtype=np.uint64)
     br_hi = np.zeros(maxd, dtype=np.uint64)
+    brc = np.zeros((maxd, 81), dtype=np.int64)
+    brn = np.zeros(maxd, dtype=np.int64)
+    brp = np.zeros(maxd, dtype=np.int64)
+    hits_of = np.zeros(81, dtype=np.int64)
     tr_lo = np.zeros(maxd, dtype=np.uint64)
     tr_hi = np.zeros(maxd, dtype=np.uint64)
     sizes = np.empty(cap, dtype=np.int64)
@@ -775,6 +784,8 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
             stats[S_NODES] += 1
             br_lo[d] = ZERO
             br_hi[d] = ZERO
+            brn[d] = 0
+            brp[d] = 0
             tr_lo[d] = ZERO
             tr_hi[d] = ZERO
             nclues = n0 + d
@@ -852,6 +863,12 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
                             break
                         br_lo[d] = a
                         br_hi[d] = b
+                        nb = 0
+                        for cell in range(81):
+                            if _in_mask(a, b, cell):
+                                brc[d, nb] = cell
+                                nb += 1
+                        brn[d] = nb
                         break
                     allow_lo = FULL_LO
                     allow_hi = FULL_HI
@@ -906,23 +923,49 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
                         best = i
                 br_lo[d] = L_lo[d, best]
                 br_hi[d] = L_hi[d, best]
+                # busiest cells first (see _HIT_WEIGHT_BY_SIZE)
+                nb = 0
+                x0 = br_lo[d]
+                x1 = br_hi[d]
+                while x0 != ZERO or x1 != ZERO:
+                    if x0 != ZERO:
+                        bl = x0 & (~x0 + ONE)
+                        bh = ZERO
+                        x0 &= ~bl
+                        cell = lowest_index64(bl)
+                    else:
+                        bl = ZERO
+                        bh = x1 & (~x1 + ONE)
+                        x1 &= ~bh
+                        cell = 64 + lowest_index64(bh)
+                    h = 0
+                    for i in range(n):
+                        if (L_lo[d, i] & bl) != ZERO or (L_hi[d, i] & bh) != ZERO:
+                            h += _HIT_WEIGHT_BY_SIZE[sizes[i]]
+                    j = nb
+                    while j > 0 and hits_of[j - 1] < h:
+                        hits_of[j] = hits_of[j - 1]
+                        brc[d, j] = brc[d, j - 1]
+                        j -= 1
+                    hits_of[j] = h
+                    brc[d, j] = cell
+                    nb += 1
+                brn[d] = nb
                 break
         # take the next branch cell at depth d, or backtrack
-        if br_lo[d] == ZERO and br_hi[d] == ZERO:
+        if brp[d] >= brn[d]:
             if d == 0:
                 return
             d -= 1
             continue
-        if br_lo[d] != ZERO:
-            x = br_lo[d]
-            bit_lo = x & (~x + ONE)
+        cell = brc[d, brp[d]]
+        brp[d] += 1
+        if cell < 64:
+            bit_lo = ONE << _U(cell)
             bit_hi = ZERO
-            br_lo[d] = x & ~bit_lo
         else:
-            x = br_hi[d]
             bit_lo = ZERO
-            bit_hi = x & (~x + ONE)
-            br_hi[d] = x & ~bit_hi
+            bit_hi = ONE << _U(cell - 64)
         c_lo = cl_lo[d] | bit_lo
         c_hi = cl_hi[d] | bit_hi
         dd_lo = de_lo[d] | tr_lo[d]
