@@ -25,13 +25,16 @@ dedupe, exact check):
   when the partition search picks a row set, the trade-free pairings with
   every earlier row set are listed once (a depth-first search with subset
   sums kept incrementally) and shared by the whole subtree; a row set
-  without any ends it.  A row's candidate arrangements are its trade-free
-  pairings with row 0; against a later row l the pairing is the
-  arrangement composed with the inverse of row l's, one table look-up.
+  without any ends it.  A row's candidate arrangements are a bit set over
+  the n! arrangement ranks: its trade-free pairings with row 0 (written
+  increasing, so a pairing is an arrangement) AND, for each earlier row l,
+  its trade-free pairings with row l composed with row l's arrangement
+  (built once when row l is placed).  Candidates that fail a row pair are
+  never visited.
 * Column pairs: the subset sums of T[., a] − T[., b] over the placed rows
   are kept per column pair; before a row is tried, the differences its
   entries x_a − x_b may not have are collected as bits, so a candidate costs
-  one bit test per column pair.
+  one bit test per column pair.  Leaves sort their column sums in place.
 * When m >= 4, once three rows are complete, two more trades among them are
   cut: permuting entries within the columns of those three rows keeping
   their row sums (meet in the middle over the columns, in a stamped table
@@ -159,9 +162,9 @@ def batch_plan(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 def pairing_tables(m: int, n: int):
     """The n! arrangements of a row (lexicographic: an arrangement's rank is its index).
 
-    Returns (perms int64[n!, n], inverse int64[n!] (rank of the inverse),
-    compose int64[n!, n!] with compose[a, b] = rank of perms[a]∘perms[b]
-    (only needed with three or more rows, else a 1×1 dummy), fact int64[n+1]).
+    Returns (perms int64[n!, n], compose int64[n!, n!] with compose[a, b] =
+    rank of perms[a]∘perms[b] (only needed with three or more rows, else a
+    1×1 dummy), fact int64[n+1]).
     """
     perms = np.array(list(permutations(range(n))), dtype=np.int64)
     fact = np.array([factorial(k) for k in range(n + 1)], dtype=np.int64)
@@ -172,12 +175,11 @@ def pairing_tables(m: int, n: int):
             out += (p[..., k + 1:] < p[..., k:k + 1]).sum(axis=-1) * fact[n - 1 - k]
         return out
 
-    inverse = ranks(np.argsort(perms, axis=1))
     if m >= 3:
         compose = ranks(perms[:, perms])   # [a, b, k] = perms[a, perms[b, k]]
     else:
         compose = np.zeros((1, 1), np.int64)
-    return perms, inverse, compose, fact
+    return perms, compose, fact
 
 
 # ------------------------------------------------------------------ kernels
@@ -290,18 +292,16 @@ def _three_col_trade(T, n, perm3, marks, stamp, span2):
 
 
 @njit(cache=True, nogil=True)
-def _good_pairings(A, B, n, fact, sub, pick, flags, out):
+def _good_pairings(A, B, n, fact, sub, pick, out):
     """The trade-free pairings of two rows holding the sets A and B (increasing).
 
     A pairing q (A[j] shares a column with B[q[j]]) is trade-free when no
     nonempty set of positions has sum(B[q[j]] - A[j]) == 0.  Depth first over
     the positions with the subset sums kept incrementally (``sub``, 2**n
     scratch), so a prefix with a zero subset is cut once.  The lexicographic
-    ranks of the trade-free pairings go to ``out`` (increasing) and
-    ``flags[rank]`` = 1 (flags[:n!] cleared first); returns their number.
+    ranks of the trade-free pairings go to ``out`` (increasing); returns
+    their number.
     """
-    for k in range(fact[n]):
-        flags[k] = 0
     count = 0
     used = 0
     sub[0] = 0
@@ -311,7 +311,6 @@ def _good_pairings(A, B, n, fact, sub, pick, flags, out):
     while j >= 0:
         if j == n:
             out[count] = rank[n]
-            flags[rank[n]] = 1
             count += 1
             j -= 1
             used &= ~(1 << pick[j])
@@ -351,23 +350,44 @@ def _good_pairings(A, B, n, fact, sub, pick, flags, out):
     return count
 
 
+# de Bruijn sequence for the index of a word's lowest set bit
+_DEBRUIJN = 0x03F79D71B4CB0A89
+_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
+for _b in range(64):
+    _DEBRUIJN_INDEX[(((1 << _b) * _DEBRUIJN) % (1 << 64)) >> 58] = _b
+
+
 @njit(cache=True, nogil=True)
-def _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, good_flag, T, colsub,
-                  forbid, row_pick, row_perm, opt, half_a, half_b, seen, seen_count, marks, stamps,
-                  keys, nkeys, bits, colsum, sorted_r_desc):
+def _pop_lowest(words, n_words, debruijn_index):
+    """Clear the lowest set bit of the bit set ``words`` and return its index (-1 if empty)."""
+    for w in range(n_words):
+        x = words[w]
+        if x != 0:
+            low = x & -x
+            words[w] = x ^ low
+            return w * 64 + debruijn_index[((low * np.int64(_DEBRUIJN)) >> 58) & 63]
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, cand, composed, T, colsub,
+                  forbid, row_perm, opt, half_a, half_b, seen, seen_count, marks, stamps, debruijn_index,
+                  keys, nkeys, bits, colsum, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (row 0 fixed increasing).
 
-    Row i (i >= 1) is placed whole: its arrangement is a pairing with row 0
-    taken from ``good_list[i]`` (trade-free against row 0 by construction);
-    against an earlier row l its pairing is that arrangement composed with
-    the inverse of row l's, looked up in ``good_flag[l, i]``.  Column pairs:
-    ``colsub[a·n + b, S]`` is the sum over the placed rows S of T[., a] − T[., b];
-    before row i is tried, the differences x_a − x_b it may not have (−colsub
-    over the rows above) are collected as bits in ``forbid[i, a·n + b]``.
+    Row i (i >= 1) is placed whole, as an arrangement (rank into ``perms``)
+    taken from the bit set ``cand[i]``: its trade-free pairings with row 0
+    (``row0_mask[i]``) AND, for every earlier row l, its trade-free pairings
+    with row l composed with row l's arrangement (``composed[l, i]``, built
+    once when row l is placed).  Column pairs: ``colsub[a·n + b, S]`` is the
+    sum over the placed rows S of T[., a] − T[., b]; the differences x_a − x_b
+    row i may not have (−colsub over the rows above) are collected as bits
+    in ``forbid[a·n + b]`` before its first candidate is tested.
     Appends the encoded sorted column sums of each surviving table to
     ``keys`` (while there is room); returns the new number of keys.
     """
     N = m * n
+    n_words = cand.shape[1]
     for j in range(n):
         T[0, j] = vals[0, j]
     for a in range(n):
@@ -377,16 +397,19 @@ def _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, go
     span = (N - 1) * (n - n // 2)   # |Δ| bound of a half in _three_row_trade
     span2 = 2 * (N - 1)              # |Δ| bound of two rows in _mark_two_row_triples
     i = 1
-    row_pick[1] = -1
+    entering = True
     while i >= 1:
         if i == m:
-            # a trade-free table: record its sorted column sums
+            # a trade-free table: record its sorted column sums (insertion sort, no allocation)
             for j in range(n):
                 s = 0
                 for l in range(m):
                     s += T[l, j]
-                colsum[j] = s
-            cs_sorted = np.sort(colsum)
+                k = j
+                while k > 0 and cs_sorted[k - 1] > s:
+                    cs_sorted[k] = cs_sorted[k - 1]
+                    k -= 1
+                cs_sorted[k] = s
             keep = True
             if m == n:
                 # orientation: r sorted decreasingly must be lexicographically smaller
@@ -404,10 +427,22 @@ def _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, go
                     keys[nkeys] = key
                 nkeys += 1
             i -= 1
+            entering = False
             continue
-        t = row_pick[i]
-        if t < 0:
-            # entering row i: the column differences it must avoid
+        if entering:
+            entering = False
+            nonempty = False
+            for w in range(n_words):
+                x = row0_mask[i, w]
+                for l in range(1, i):
+                    x &= composed[l, i, w]
+                cand[i, w] = x
+                if x != 0:
+                    nonempty = True
+            if not nonempty:
+                i -= 1
+                continue
+            # the column differences row i must avoid
             for a in range(n):
                 for b in range(a + 1, n):
                     f = np.int64(0)
@@ -416,24 +451,21 @@ def _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, go
                         if -N < s < N:
                             f |= np.int64(1) << (N - 1 - s)
                     forbid[i, a * n + b] = f
-        t += 1
-        while t < good_count[i]:
-            k = good_list[i, t]
+        k = -1
+        while True:
+            k = _pop_lowest(cand[i], n_words, debruijn_index)
+            if k < 0:
+                break
             good = True
-            for l in range(1, i):
-                if good_flag[l, i, compose[k, inverse[row_perm[l]]]] == 0:
-                    good = False
-                    break
-            if good:
-                for a in range(n):
-                    xa = vals[i, perms[k, a]]
-                    for b in range(a + 1, n):
-                        d = xa - vals[i, perms[k, b]]
-                        if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
-                            good = False
-                            break
-                    if not good:
+            for a in range(n):
+                xa = vals[i, perms[k, a]]
+                for b in range(a + 1, n):
+                    d = xa - vals[i, perms[k, b]]
+                    if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
+                        good = False
                         break
+                if not good:
+                    break
             if good and i == 2 and m > 3:
                 # three rows complete and more to come: cut trades among them (every completion
                 # keeps them); for m = 3 the margin dedupe is cheaper than these checks
@@ -447,13 +479,9 @@ def _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, go
                         good = False
             if good:
                 break
-            t += 1
-        if t >= good_count[i]:
-            row_pick[i] = -1
+        if k < 0:
             i -= 1
             continue
-        row_pick[i] = t
-        k = good_list[i, t]
         row_perm[i] = k
         bi = 1 << i
         for j in range(n):
@@ -463,26 +491,34 @@ def _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, go
                 d = T[i, a] - T[i, b]
                 for mask in range(bi):
                     colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
+        # the arrangements of each later row that pair trade-free with this one
+        for i2 in range(i + 1, m):
+            for w in range(n_words):
+                composed[i, i2, w] = 0
+            for t in range(pair_count[i, i2]):
+                rank = compose[pair_list[i, i2, t], k]
+                composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
         if i == 1 and m > 3:
             stamps[1] += 1
             _mark_two_row_triples(T, n, _PERM3, marks, stamps[1], span2)
         i += 1
-        if i < m:
-            row_pick[i] = -1
+        entering = True
     return nkeys
 
 
 @njit(cache=True, nogil=True)
-def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, vals, good_list, good_count,
-                    good_flag, spare_list, T, colsub, forbid, row_pick, row_perm, opt, half_a, half_b, seen,
-                    seen_count, marks, stamps, sub, pick, keys, nkeys, bits, colsum, sorted_r_desc):
+def _partitions_for(m, n, r, masks, start, perms, compose, fact, vals, row0_mask, pair_list, pair_count,
+                    cand, composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen,
+                    seen_count, marks, stamps, debruijn_index, sub, pick, keys, nkeys, bits, colsum,
+                    cs_sorted, sorted_r_desc):
     """Enumerate the row-set partitions with row sums r (increasing) and arrange each.
 
-    The trade-free pairings of row d with each earlier row are computed as
+    The trade-free pairings of row d with each earlier row are listed as
     soon as row d's set is chosen (shared by the whole subtree); a row set
     with no trade-free pairing against an earlier one ends its subtree.
     """
     N = m * n
+    n_words = cand.shape[1]
     full = np.int64(0)
     for v in range(1, N + 1):
         full |= np.int64(1) << v
@@ -507,19 +543,24 @@ def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, vals, 
         _mask_values(chosen[d], N, vals[d])
         alive = True
         for l in range(d):
-            if l == 0:
-                c = _good_pairings(vals[0], vals[d], n, fact, sub, pick, good_flag[0, d], good_list[d])
-                good_count[d] = c
-            else:
-                c = _good_pairings(vals[l], vals[d], n, fact, sub, pick, good_flag[l, d], spare_list)
+            c = _good_pairings(vals[l], vals[d], n, fact, sub, pick, pair_list[l, d])
+            pair_count[l, d] = c
             if c == 0:
                 alive = False
                 break
+        if alive and d > 0:
+            # row 0 is written increasing: its pairings are the arrangements of row d
+            for w in range(n_words):
+                row0_mask[d, w] = 0
+            for t in range(pair_count[0, d]):
+                rank = pair_list[0, d, t]
+                row0_mask[d, rank >> 6] |= np.int64(1) << (rank & 63)
         if d == m - 1:
             if alive:
-                nkeys = _arrange_rows(m, n, vals, perms, inverse, compose, good_list, good_count, good_flag,
-                                      T, colsub, forbid, row_pick, row_perm, opt, half_a, half_b, seen,
-                                      seen_count, marks, stamps, keys, nkeys, bits, colsum, sorted_r_desc)
+                nkeys = _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, cand,
+                                      composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen,
+                                      seen_count, marks, stamps, debruijn_index, keys, nkeys, bits, colsum,
+                                      cs_sorted, sorted_r_desc)
             d -= 1
             continue
         if alive:
@@ -530,8 +571,8 @@ def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, vals, 
 
 
 @njit(cache=True, nogil=True)
-def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, key_buf, records, chi2,
-                         counters, verify=True):
+def atlas_vectors_kernel(m, n, vectors, masks, start, perms, compose, fact, debruijn_index, key_buf, records,
+                         chi2, counters, verify=True):
     """Unique open puzzles whose sorted row sums are among ``vectors``.
 
     ``key_buf`` int64[K] scratch for the surviving column-sum keys of one
@@ -551,14 +592,18 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
     vals = np.zeros((m, n), np.int64)
     T = np.zeros((m, n), np.int64)
     n_perms = fact[n]
-    good_list = np.zeros((m, n_perms), np.int64)
-    good_count = np.zeros(m, np.int64)
-    good_flag = np.zeros((m, m, n_perms), np.uint8)
-    spare_list = np.zeros(n_perms, np.int64)
+    n_words = (n_perms + 63) // 64
+    pair_list = np.zeros((m, m, n_perms), np.int64)   # [l, i]: trade-free pairings of rows l < i
+    pair_count = np.zeros((m, m), np.int64)
+    row0_mask = np.zeros((m, n_words), np.int64)
+    cand = np.zeros((m, n_words), np.int64)
+    composed = np.zeros((m, m, n_words), np.int64)
     colsub = np.zeros((n * n, 1 << m), np.int64)
     forbid = np.zeros((m, n * n), np.int64)
-    row_pick = np.zeros(m + 1, np.int64)
     row_perm = np.zeros(m, np.int64)
+    cs_sorted = np.zeros(n, np.int64)
+    sub = np.zeros(1 << n, np.int64)
+    pick = np.zeros(n + 1, np.int64)
     # three-row / three-column trade scratch (stamped tables: never cleared)
     span = (N - 1) * (n - n // 2)
     span2 = 2 * (N - 1)
@@ -580,9 +625,10 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
     for q in range(vectors.shape[0]):
         r = vectors[q]
         sorted_r_desc = r[::-1].copy()
-        nkeys = _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, vals, good_list,
-                                good_count, good_flag, spare_list, T, colsub, forbid, row_pick, row_perm, opt,
-                                half_a, half_b, seen, seen_count, marks, stamps, sub, pick, key_buf, 0, bits, colsum, sorted_r_desc)
+        nkeys = _partitions_for(m, n, r, masks, start, perms, compose, fact, vals, row0_mask, pair_list,
+                                pair_count, cand, composed, T, colsub, forbid, row_perm, opt,
+                                half_a, half_b, seen, seen_count, marks, stamps, debruijn_index, sub, pick,
+                                key_buf, 0, bits, colsum, cs_sorted, sorted_r_desc)
         counters[1] += nkeys
         if nkeys > counters[3]:
             counters[3] = nkeys
@@ -822,7 +868,7 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
     """The atlas part for the given sorted row-sum vectors (one batch)."""
     t0 = time.thread_time()
     masks, start = subset_tables(m, n)
-    perms, inverse, compose, fact = pairing_tables(m, n)
+    perms, compose, fact = pairing_tables(m, n)
     vectors = np.ascontiguousarray(vectors, dtype=np.int64).reshape(-1, m)
     key_cap = 1 << 16
     rec_cap = 1 << 12
@@ -831,8 +877,8 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
         records = np.zeros((rec_cap, record_width(m, n)), np.int64)
         chi2 = np.zeros(rec_cap)
         counters = np.zeros(4, np.int64)
-        found = atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, key_buf,
-                                     records, chi2, counters, verify)
+        found = atlas_vectors_kernel(m, n, vectors, masks, start, perms, compose, fact, _DEBRUIJN_INDEX,
+                                     key_buf, records, chi2, counters, verify)
         if counters[3] > key_cap:
             key_cap = int(counters[3]) + 1024
             continue
