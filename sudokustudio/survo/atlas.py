@@ -11,9 +11,13 @@ Method (row-sum batches, whole-row arrangement, trade pruning, margin
 dedupe, exact check):
 
 * Every table with sorted margins is enumerated once in a canonical form:
-  rows are the row *sets* of a partition with row sums r_1 < … < r_m, the
-  first row is written in increasing order (it names the columns), each
-  other row is placed whole as one of the n! arrangements of its set.
+  rows are the row *sets* of a partition with row sums r_1 < … < r_m; the
+  rows are placed in an order chosen per partition, the first one written
+  in increasing order (it names the columns), each other one whole as one
+  of the n! arrangements of its set.  Any order meets every table once;
+  the one with the smallest estimated search tree (from the numbers of
+  trade-free pairings below) is taken, which puts the most constrained
+  rows first.
 * A table that contains a *trade* is never the unique solution of its
   margins, so it is cut as soon as the trade appears: two rows whose entries
   over some set of columns have equal sums (swap them: same row and column
@@ -26,21 +30,22 @@ dedupe, exact check):
   every earlier row set are listed once (a depth-first search with subset
   sums kept incrementally) and shared by the whole subtree; a row set
   without any ends it.  A row's candidate arrangements are a bit set over
-  the n! arrangement ranks: its trade-free pairings with row 0 (written
-  increasing, so a pairing is an arrangement) AND, for each earlier row l,
-  its trade-free pairings with row l composed with row l's arrangement
-  (built once when row l is placed).  Candidates that fail a row pair are
-  never visited.
+  the n! arrangement ranks: its trade-free pairings with the first placed
+  row (written increasing, so a pairing is an arrangement) AND, for each
+  earlier row l, its trade-free pairings with row l composed with row l's
+  arrangement (built once when row l is placed).  Candidates that fail a
+  row pair are never visited.
 * Column pairs: the subset sums of T[., a] − T[., b] over the placed rows
   are kept per column pair; before a row is tried, the differences its
   entries x_a − x_b may not have are collected as bits, so a candidate costs
   one bit test per column pair.  Leaves sort their column sums in place.
-* When m >= 4, once three rows are complete, two more trades among them are
+* When m >= 4, once three rows are placed, two more trades among them are
   cut: permuting entries within the columns of those three rows keeping
   their row sums (meet in the middle over the columns, in a stamped table
   that is never cleared), and permuting entries within those rows among
-  three columns keeping the column sums (the row-0/row-1 part is marked
-  once per second row, a third-row candidate costs 6 look-ups per triple).
+  three columns keeping the column sums (the first two rows' part is
+  marked once per second row, a third-row candidate costs 6 look-ups per
+  triple).
 * A batch handles whole row-sum vectors r, so every table with margins
   (r, c) is met inside one batch: the surviving tables' column-sum vectors
   are sorted, and only the c met exactly once are candidates.  (A candidate
@@ -162,9 +167,10 @@ def batch_plan(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
 def pairing_tables(m: int, n: int):
     """The n! arrangements of a row (lexicographic: an arrangement's rank is its index).
 
-    Returns (perms int64[n!, n], compose int64[n!, n!] with compose[a, b] =
-    rank of perms[a]∘perms[b] (only needed with three or more rows, else a
-    1×1 dummy), fact int64[n+1]).
+    Returns (perms int64[n!, n], inverse int64[n!] (rank of the inverse),
+    compose int64[n!, n!] with compose[a, b] = rank of perms[a]∘perms[b]
+    (only needed with three or more rows, else a 1×1 dummy), fact int64[n+1],
+    row_orders int64[m!, m] (every order of placing the m rows)).
     """
     perms = np.array(list(permutations(range(n))), dtype=np.int64)
     fact = np.array([factorial(k) for k in range(n + 1)], dtype=np.int64)
@@ -175,11 +181,13 @@ def pairing_tables(m: int, n: int):
             out += (p[..., k + 1:] < p[..., k:k + 1]).sum(axis=-1) * fact[n - 1 - k]
         return out
 
+    inverse = ranks(np.argsort(perms, axis=1))
     if m >= 3:
         compose = ranks(perms[:, perms])   # [a, b, k] = perms[a, perms[b, k]]
     else:
         compose = np.zeros((1, 1), np.int64)
-    return perms, compose, fact
+    row_orders = np.array(list(permutations(range(m))), dtype=np.int64)
+    return perms, inverse, compose, fact, row_orders
 
 
 # ------------------------------------------------------------------ kernels
@@ -507,8 +515,63 @@ def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, 
 
 
 @njit(cache=True, nogil=True)
-def _partitions_for(m, n, r, masks, start, perms, compose, fact, vals, row0_mask, pair_list, pair_count,
-                    cand, composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen,
+def _place_rows_in_order(m, n, vals, pair_list, pair_count, inverse, fact, row_orders, placed_vals, placed_list,
+                         placed_count, row0_mask):
+    """Choose the order in which ``_arrange_rows`` places the row sets of a partition.
+
+    Any row may come first (written increasing, it names the columns) and
+    the others in any order: every table is still met exactly once.  The
+    estimated tree size of an order is the sum over its levels of
+    prod(pairings with the first row) · prod(pairings with the other earlier
+    rows / n!); the smallest wins.  Copies the row sets, their pairing lists
+    (a pair met in reverse takes the inverse pairings) and the first row's
+    pairings as bit sets into the ``placed_*`` arrays and ``row0_mask``.
+    """
+    F = float(fact[n])
+    best = -1.0
+    best_o = 0
+    for o in range(row_orders.shape[0]):
+        est = 0.0
+        level = 1.0
+        for k in range(1, m):
+            b = row_orders[o, k]
+            for l in range(k):
+                a = row_orders[o, l]
+                g = float(pair_count[a, b] if a < b else pair_count[b, a])
+                level *= g if l == 0 else g / F
+            est += level
+        if best < 0.0 or est < best:
+            best = est
+            best_o = o
+    for k in range(m):
+        src = row_orders[best_o, k]
+        for j in range(n):
+            placed_vals[k, j] = vals[src, j]
+    n_words = row0_mask.shape[1]
+    for k in range(1, m):
+        b = row_orders[best_o, k]
+        for l in range(k):
+            a = row_orders[best_o, l]
+            if a < b:
+                c = pair_count[a, b]
+                for t in range(c):
+                    placed_list[l, k, t] = pair_list[a, b, t]
+            else:
+                c = pair_count[b, a]
+                for t in range(c):
+                    placed_list[l, k, t] = inverse[pair_list[b, a, t]]
+            placed_count[l, k] = c
+        # the first row is written increasing: its pairings are the arrangements of row k
+        for w in range(n_words):
+            row0_mask[k, w] = 0
+        for t in range(placed_count[0, k]):
+            rank = placed_list[0, k, t]
+            row0_mask[k, rank >> 6] |= np.int64(1) << (rank & 63)
+
+
+@njit(cache=True, nogil=True)
+def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_orders, vals, row0_mask,
+                    pair_list, pair_count, placed_vals, placed_list, placed_count, cand, composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen,
                     seen_count, marks, stamps, debruijn_index, sub, pick, keys, nkeys, bits, colsum,
                     cs_sorted, sorted_r_desc):
     """Enumerate the row-set partitions with row sums r (increasing) and arrange each.
@@ -516,6 +579,8 @@ def _partitions_for(m, n, r, masks, start, perms, compose, fact, vals, row0_mask
     The trade-free pairings of row d with each earlier row are listed as
     soon as row d's set is chosen (shared by the whole subtree); a row set
     with no trade-free pairing against an earlier one ends its subtree.
+    Each partition is then arranged in the row order of smallest estimated
+    search tree (``_place_rows_in_order``).
     """
     N = m * n
     n_words = cand.shape[1]
@@ -548,17 +613,12 @@ def _partitions_for(m, n, r, masks, start, perms, compose, fact, vals, row0_mask
             if c == 0:
                 alive = False
                 break
-        if alive and d > 0:
-            # row 0 is written increasing: its pairings are the arrangements of row d
-            for w in range(n_words):
-                row0_mask[d, w] = 0
-            for t in range(pair_count[0, d]):
-                rank = pair_list[0, d, t]
-                row0_mask[d, rank >> 6] |= np.int64(1) << (rank & 63)
         if d == m - 1:
             if alive:
-                nkeys = _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, cand,
-                                      composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen,
+                _place_rows_in_order(m, n, vals, pair_list, pair_count, inverse, fact, row_orders, placed_vals,
+                                     placed_list, placed_count, row0_mask)
+                nkeys = _arrange_rows(m, n, placed_vals, perms, compose, row0_mask, placed_list, placed_count,
+                                      cand, composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen,
                                       seen_count, marks, stamps, debruijn_index, keys, nkeys, bits, colsum,
                                       cs_sorted, sorted_r_desc)
             d -= 1
@@ -571,8 +631,8 @@ def _partitions_for(m, n, r, masks, start, perms, compose, fact, vals, row0_mask
 
 
 @njit(cache=True, nogil=True)
-def atlas_vectors_kernel(m, n, vectors, masks, start, perms, compose, fact, debruijn_index, key_buf, records,
-                         chi2, counters, verify=True):
+def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, row_orders, debruijn_index,
+                         key_buf, records, chi2, counters, verify=True):
     """Unique open puzzles whose sorted row sums are among ``vectors``.
 
     ``key_buf`` int64[K] scratch for the surviving column-sum keys of one
@@ -593,8 +653,11 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, compose, fact, debr
     T = np.zeros((m, n), np.int64)
     n_perms = fact[n]
     n_words = (n_perms + 63) // 64
-    pair_list = np.zeros((m, m, n_perms), np.int64)   # [l, i]: trade-free pairings of rows l < i
+    pair_list = np.zeros((m, m, n_perms), np.int64)   # [l, i]: trade-free pairings of row sets l < i
     pair_count = np.zeros((m, m), np.int64)
+    placed_vals = np.zeros((m, n), np.int64)             # the row sets in placing order
+    placed_list = np.zeros((m, m, n_perms), np.int64)    # pair_list in placing order
+    placed_count = np.zeros((m, m), np.int64)
     row0_mask = np.zeros((m, n_words), np.int64)
     cand = np.zeros((m, n_words), np.int64)
     composed = np.zeros((m, m, n_words), np.int64)
@@ -625,8 +688,8 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, compose, fact, debr
     for q in range(vectors.shape[0]):
         r = vectors[q]
         sorted_r_desc = r[::-1].copy()
-        nkeys = _partitions_for(m, n, r, masks, start, perms, compose, fact, vals, row0_mask, pair_list,
-                                pair_count, cand, composed, T, colsub, forbid, row_perm, opt,
+        nkeys = _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_orders, vals,
+                                row0_mask, pair_list, pair_count, placed_vals, placed_list, placed_count, cand, composed, T, colsub, forbid, row_perm, opt,
                                 half_a, half_b, seen, seen_count, marks, stamps, debruijn_index, sub, pick,
                                 key_buf, 0, bits, colsum, cs_sorted, sorted_r_desc)
         counters[1] += nkeys
@@ -868,7 +931,7 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
     """The atlas part for the given sorted row-sum vectors (one batch)."""
     t0 = time.thread_time()
     masks, start = subset_tables(m, n)
-    perms, compose, fact = pairing_tables(m, n)
+    perms, inverse, compose, fact, row_orders = pairing_tables(m, n)
     vectors = np.ascontiguousarray(vectors, dtype=np.int64).reshape(-1, m)
     key_cap = 1 << 16
     rec_cap = 1 << 12
@@ -877,8 +940,8 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
         records = np.zeros((rec_cap, record_width(m, n)), np.int64)
         chi2 = np.zeros(rec_cap)
         counters = np.zeros(4, np.int64)
-        found = atlas_vectors_kernel(m, n, vectors, masks, start, perms, compose, fact, _DEBRUIJN_INDEX,
-                                     key_buf, records, chi2, counters, verify)
+        found = atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, row_orders,
+                                     _DEBRUIJN_INDEX, key_buf, records, chi2, counters, verify)
         if counters[3] > key_cap:
             key_cap = int(counters[3]) + 1024
             continue
