@@ -366,14 +366,20 @@ for _b in range(64):
 
 
 @njit(cache=True, nogil=True)
-def _pop_lowest(words, n_words, debruijn_index):
-    """Clear the lowest set bit of the bit set ``words`` and return its index (-1 if empty)."""
-    for w in range(n_words):
+def _pop_lowest(words, n_words, cursor, i, debruijn_index):
+    """Clear the lowest set bit of the bit set ``words`` and return its index (-1 if empty).
+
+    ``cursor[i]``: the words before it are known empty (advanced here, so
+    popping a whole set costs one pass over its words).
+    """
+    for w in range(cursor[i], n_words):
         x = words[w]
         if x != 0:
+            cursor[i] = w
             low = x & -x
             words[w] = x ^ low
             return w * 64 + debruijn_index[((low * np.int64(_DEBRUIJN)) >> 58) & 63]
+    cursor[i] = n_words
     return -1
 
 
@@ -396,6 +402,7 @@ def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, 
     """
     N = m * n
     n_words = cand.shape[1]
+    cand_cursor = np.zeros(m, np.int64)
     for j in range(n):
         T[0, j] = vals[0, j]
     for a in range(n):
@@ -439,6 +446,7 @@ def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, 
             continue
         if entering:
             entering = False
+            cand_cursor[i] = 0
             nonempty = False
             for w in range(n_words):
                 x = row0_mask[i, w]
@@ -461,7 +469,7 @@ def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, 
                     forbid[i, a * n + b] = f
         k = -1
         while True:
-            k = _pop_lowest(cand[i], n_words, debruijn_index)
+            k = _pop_lowest(cand[i], n_words, cand_cursor, i, debruijn_index)
             if k < 0:
                 break
             good = True
@@ -637,10 +645,11 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
 
     ``key_buf`` int64[K] scratch for the surviving column-sum keys of one
     vector; ``records`` int64[R, m + n + 2·m·n + 2] and ``chi2`` float64[R]
-    receive the puzzles (layout in the module comment).  counters (int64[4])
-    gets: puzzles found, trade-free tables, candidates checked, and the
-    largest key count of one vector (if it exceeds len(key_buf), the caller
-    retries with a bigger buffer and the records are incomplete).
+    receive the puzzles (layout in the module comment).  counters (int64[5])
+    gets: puzzles found, trade-free tables, candidates checked, the largest
+    key count of one vector, and the number of vectors done: a vector whose
+    keys exceed len(key_buf) stops the run before it (the caller resumes
+    there with a bigger buffer).
     ``verify=False`` skips the exact check (for profiling the enumeration).
     Returns the number of puzzles.
     """
@@ -689,14 +698,15 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
         r = vectors[q]
         sorted_r_desc = r[::-1].copy()
         nkeys = _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_orders, vals,
-                                row0_mask, pair_list, pair_count, placed_vals, placed_list, placed_count, cand, composed, T, colsub, forbid, row_perm, opt,
-                                half_a, half_b, seen, seen_count, marks, stamps, debruijn_index, sub, pick,
-                                key_buf, 0, bits, colsum, cs_sorted, sorted_r_desc)
-        counters[1] += nkeys
+                                row0_mask, pair_list, pair_count, placed_vals, placed_list, placed_count, cand,
+                                composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen, seen_count,
+                                marks, stamps, debruijn_index, sub, pick, key_buf, 0, bits, colsum, cs_sorted,
+                                sorted_r_desc)
         if nkeys > counters[3]:
             counters[3] = nkeys
         if nkeys > key_buf.shape[0]:
-            continue
+            break   # the caller resumes at this vector with a bigger buffer
+        counters[1] += nkeys
         keys = np.sort(key_buf[:nkeys])
         a = 0
         while a < nkeys:
@@ -731,6 +741,7 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
                         chi2[found] = chi_square_kernel(sol[0])
                     found += 1
             a = b
+        counters[4] = q + 1
     counters[0] += found
     return found
 
@@ -935,22 +946,28 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
     vectors = np.ascontiguousarray(vectors, dtype=np.int64).reshape(-1, m)
     key_cap = 1 << 16
     rec_cap = 1 << 12
-    while True:
+    parts, chi_parts = [], []
+    tables = candidates = 0
+    done = 0
+    while done < len(vectors):
         key_buf = np.zeros(key_cap, np.int64)
         records = np.zeros((rec_cap, record_width(m, n)), np.int64)
         chi2 = np.zeros(rec_cap)
-        counters = np.zeros(4, np.int64)
-        found = atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, row_orders,
-                                     _DEBRUIJN_INDEX, key_buf, records, chi2, counters, verify)
-        if counters[3] > key_cap:
-            key_cap = int(counters[3]) + 1024
-            continue
+        counters = np.zeros(5, np.int64)
+        found = atlas_vectors_kernel(m, n, vectors[done:], masks, start, perms, inverse, compose, fact,
+                                     row_orders, _DEBRUIJN_INDEX, key_buf, records, chi2, counters, verify)
+        key_cap = max(key_cap, int(counters[3]) + 1024)
         if found > rec_cap:
-            rec_cap = int(found)
+            rec_cap = int(found)   # redo this part with room for every puzzle
             continue
-        break
-    return AtlasResult(m, n, records[:found].copy(), chi2[:found].copy(), int(counters[1]), int(counters[2]),
-                       len(vectors), time.thread_time() - t0)
+        parts.append(records[:found].copy())
+        chi_parts.append(chi2[:found].copy())
+        tables += int(counters[1])
+        candidates += int(counters[2])
+        done += int(counters[4])
+    records = np.concatenate(parts) if parts else np.zeros((0, record_width(m, n)), np.int64)
+    chi2 = np.concatenate(chi_parts) if chi_parts else np.zeros(0)
+    return AtlasResult(m, n, records, chi2, tables, candidates, len(vectors), time.thread_time() - t0)
 
 
 class SurvoAtlasJob(BatchJob):
