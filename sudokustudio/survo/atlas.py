@@ -300,20 +300,20 @@ def _three_col_trade(T, n, perm3, marks, stamp, span2):
 
 
 @njit(cache=True, nogil=True)
-def _good_pairings(A, B, n, fact, sub, pick, out):
+def _good_pairings(A, B, n, fact, sub, pick, rank, out):
     """The trade-free pairings of two rows holding the sets A and B (increasing).
 
     A pairing q (A[j] shares a column with B[q[j]]) is trade-free when no
     nonempty set of positions has sum(B[q[j]] - A[j]) == 0.  Depth first over
     the positions with the subset sums kept incrementally (``sub``, 2**n
-    scratch), so a prefix with a zero subset is cut once.  The lexicographic
-    ranks of the trade-free pairings go to ``out`` (increasing); returns
-    their number.
+    scratch), so a prefix with a zero subset is cut once; ``rank[j]`` (scratch)
+    is the rank contribution of positions < j.  The lexicographic ranks of
+    the trade-free pairings go to ``out`` (increasing); returns their number.
     """
     count = 0
     used = 0
     sub[0] = 0
-    rank = np.zeros(n + 1, np.int64)   # rank[j]: rank contribution of positions < j
+    rank[0] = 0
     j = 0
     pick[0] = -1
     while j >= 0:
@@ -358,11 +358,17 @@ def _good_pairings(A, B, n, fact, sub, pick, out):
     return count
 
 
-# de Bruijn sequence for the index of a word's lowest set bit
-_DEBRUIJN = 0x03F79D71B4CB0A89
-_DEBRUIJN_INDEX = np.zeros(64, dtype=np.int64)
-for _b in range(64):
-    _DEBRUIJN_INDEX[(((1 << _b) * _DEBRUIJN) % (1 << 64)) >> 58] = _b
+_DEBRUIJN = 0x03F79D71B4CB0A89   # a de Bruijn sequence: (lowest bit · it) >> 58 names the bit
+
+
+def _debruijn_index_table() -> np.ndarray:
+    table = np.zeros(64, dtype=np.int64)
+    for b in range(64):
+        table[(((1 << b) * _DEBRUIJN) % (1 << 64)) >> 58] = b
+    return table
+
+
+_DEBRUIJN_INDEX = _debruijn_index_table()
 
 
 @njit(cache=True, nogil=True)
@@ -385,9 +391,9 @@ def _pop_lowest(words, n_words, cursor, i, debruijn_index):
 
 @njit(cache=True, nogil=True)
 def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, cand, composed, T, colsub,
-                  forbid, row_perm, opt, half_a, half_b, seen, seen_count, marks, stamps, debruijn_index,
-                  keys, nkeys, bits, colsum, cs_sorted, sorted_r_desc):
-    """All trade-free tables on the row sets ``vals`` (row 0 fixed increasing).
+                  forbid, opt, half_a, half_b, seen, seen_count, marks, stamps, debruijn_index,
+                  keys, nkeys, bits, cs_sorted, sorted_r_desc):
+    """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     Row i (i >= 1) is placed whole, as an arrangement (rank into ``perms``)
     taken from the bit set ``cand[i]``: its trade-free pairings with row 0
@@ -498,7 +504,6 @@ def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, 
         if k < 0:
             i -= 1
             continue
-        row_perm[i] = k
         bi = 1 << i
         for j in range(n):
             T[i, j] = vals[i, perms[k, j]]
@@ -579,9 +584,9 @@ def _place_rows_in_order(m, n, vals, pair_list, pair_count, inverse, fact, row_o
 
 @njit(cache=True, nogil=True)
 def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_orders, vals, row0_mask,
-                    pair_list, pair_count, placed_vals, placed_list, placed_count, cand, composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen,
-                    seen_count, marks, stamps, debruijn_index, sub, pick, keys, nkeys, bits, colsum,
-                    cs_sorted, sorted_r_desc):
+                    pair_list, pair_count, placed_vals, placed_list, placed_count, cand, composed, T, colsub,
+                    forbid, opt, half_a, half_b, seen, seen_count, marks, stamps, debruijn_index, sub, pick,
+                    keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """Enumerate the row-set partitions with row sums r (increasing) and arrange each.
 
     The trade-free pairings of row d with each earlier row are listed as
@@ -596,6 +601,7 @@ def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_or
     for v in range(1, N + 1):
         full |= np.int64(1) << v
     pos = np.zeros(m, np.int64)
+    rank_prefix = np.zeros(n + 1, np.int64)
     chosen = np.zeros(m, np.int64)
     used = np.zeros(m + 1, np.int64)   # used[d] = union of rows 0..d-1
     d = 0
@@ -616,7 +622,7 @@ def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_or
         _mask_values(chosen[d], N, vals[d])
         alive = True
         for l in range(d):
-            c = _good_pairings(vals[l], vals[d], n, fact, sub, pick, pair_list[l, d])
+            c = _good_pairings(vals[l], vals[d], n, fact, sub, pick, rank_prefix, pair_list[l, d])
             pair_count[l, d] = c
             if c == 0:
                 alive = False
@@ -626,9 +632,9 @@ def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_or
                 _place_rows_in_order(m, n, vals, pair_list, pair_count, inverse, fact, row_orders, placed_vals,
                                      placed_list, placed_count, row0_mask)
                 nkeys = _arrange_rows(m, n, placed_vals, perms, compose, row0_mask, placed_list, placed_count,
-                                      cand, composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen,
-                                      seen_count, marks, stamps, debruijn_index, keys, nkeys, bits, colsum,
-                                      cs_sorted, sorted_r_desc)
+                                      cand, composed, T, colsub, forbid, opt, half_a, half_b, seen,
+                                      seen_count, marks, stamps, debruijn_index, keys, nkeys, bits, cs_sorted,
+                                      sorted_r_desc)
             d -= 1
             continue
         if alive:
@@ -672,7 +678,6 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
     composed = np.zeros((m, m, n_words), np.int64)
     colsub = np.zeros((n * n, 1 << m), np.int64)
     forbid = np.zeros((m, n * n), np.int64)
-    row_perm = np.zeros(m, np.int64)
     cs_sorted = np.zeros(n, np.int64)
     sub = np.zeros(1 << n, np.int64)
     pick = np.zeros(n + 1, np.int64)
@@ -688,7 +693,6 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
     stamps = np.zeros(2, np.int64)
     sub = np.zeros(1 << n, np.int64)
     pick = np.zeros(n + 1, np.int64)
-    colsum = np.zeros(n, np.int64)
     c = np.zeros(n, np.int64)
     givens = np.zeros((m, n), np.int16)
     sol = np.zeros((1, m, n), np.int16)
@@ -699,8 +703,8 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
         sorted_r_desc = r[::-1].copy()
         nkeys = _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_orders, vals,
                                 row0_mask, pair_list, pair_count, placed_vals, placed_list, placed_count, cand,
-                                composed, T, colsub, forbid, row_perm, opt, half_a, half_b, seen, seen_count,
-                                marks, stamps, debruijn_index, sub, pick, key_buf, 0, bits, colsum, cs_sorted,
+                                composed, T, colsub, forbid, opt, half_a, half_b, seen, seen_count,
+                                marks, stamps, debruijn_index, sub, pick, key_buf, 0, bits, cs_sorted,
                                 sorted_r_desc)
         if nkeys > counters[3]:
             counters[3] = nkeys
