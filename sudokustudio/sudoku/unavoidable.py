@@ -33,6 +33,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.bits import lowest_index64, popcount64
 from sudokustudio.core.rng import rand_below, seed_state
 from sudokustudio.sudoku.tables import ALL_DIGITS, BOX, COL, PEERS, ROW, UNITS
 
@@ -41,27 +42,9 @@ ZERO = np.uint64(0)
 ONE = np.uint64(1)
 FULL_LO = np.uint64(0xFFFFFFFFFFFFFFFF)
 FULL_HI = np.uint64((1 << 17) - 1)
-_M1 = np.uint64(0x5555555555555555)
-_M2 = np.uint64(0x3333333333333333)
-_M4 = np.uint64(0x0F0F0F0F0F0F0F0F)
-_H01 = np.uint64(0x0101010101010101)
 
 
 # ----------------------------------------------------------------- bit tricks
-@njit(cache=True, nogil=True, inline="always")
-def popcount64(x):
-    x = x - ((x >> _U(1)) & _M1)
-    x = (x & _M2) + ((x >> _U(2)) & _M2)
-    x = (x + (x >> _U(4))) & _M4
-    return np.int64((x * _H01) >> _U(56))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def lowest_index64(x):
-    """Index of the lowest set bit of a non-zero uint64."""
-    return popcount64((x & (~x + ONE)) - ONE)
-
-
 @njit(cache=True, nogil=True, inline="always")
 def mask_size(lo, hi):
     return popcount64(lo) + popcount64(hi)

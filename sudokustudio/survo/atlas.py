@@ -73,6 +73,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.bits import lowest_index64
 from sudokustudio.survo.board import w_of_kernel
 from sudokustudio.survo.setup import chi_square_kernel, product_setup_kernel
 from sudokustudio.survo.solve import min_swaps_kernel, solve_survo_kernel
@@ -358,21 +359,8 @@ def _good_pairings(A, B, n, fact, sub, pick, rank, out):
     return count
 
 
-_DEBRUIJN = 0x03F79D71B4CB0A89   # a de Bruijn sequence: (lowest bit · it) >> 58 names the bit
-
-
-def _debruijn_index_table() -> np.ndarray:
-    table = np.zeros(64, dtype=np.int64)
-    for b in range(64):
-        table[(((1 << b) * _DEBRUIJN) % (1 << 64)) >> 58] = b
-    return table
-
-
-_DEBRUIJN_INDEX = _debruijn_index_table()
-
-
 @njit(cache=True, nogil=True)
-def _pop_lowest(words, n_words, cursor, i, debruijn_index):
+def _pop_lowest(words, n_words, cursor, i):
     """Clear the lowest set bit of the bit set ``words`` and return its index (-1 if empty).
 
     ``cursor[i]``: the words before it are known empty (advanced here, so
@@ -384,14 +372,14 @@ def _pop_lowest(words, n_words, cursor, i, debruijn_index):
             cursor[i] = w
             low = x & -x
             words[w] = x ^ low
-            return w * 64 + debruijn_index[((low * np.int64(_DEBRUIJN)) >> 58) & 63]
+            return w * 64 + lowest_index64(np.uint64(low))
     cursor[i] = n_words
     return -1
 
 
 @njit(cache=True, nogil=True)
 def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, cand, composed, T, colsub,
-                  forbid, opt, half_a, half_b, seen, seen_count, marks, stamps, debruijn_index,
+                  forbid, opt, half_a, half_b, seen, seen_count, marks, stamps,
                   keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
@@ -475,7 +463,7 @@ def _arrange_rows(m, n, vals, perms, compose, row0_mask, pair_list, pair_count, 
                     forbid[i, a * n + b] = f
         k = -1
         while True:
-            k = _pop_lowest(cand[i], n_words, cand_cursor, i, debruijn_index)
+            k = _pop_lowest(cand[i], n_words, cand_cursor, i)
             if k < 0:
                 break
             good = True
@@ -585,7 +573,7 @@ def _place_rows_in_order(m, n, vals, pair_list, pair_count, inverse, fact, row_o
 @njit(cache=True, nogil=True)
 def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_orders, vals, row0_mask,
                     pair_list, pair_count, placed_vals, placed_list, placed_count, cand, composed, T, colsub,
-                    forbid, opt, half_a, half_b, seen, seen_count, marks, stamps, debruijn_index, sub, pick,
+                    forbid, opt, half_a, half_b, seen, seen_count, marks, stamps, sub, pick,
                     keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """Enumerate the row-set partitions with row sums r (increasing) and arrange each.
 
@@ -633,7 +621,7 @@ def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_or
                                      placed_list, placed_count, row0_mask)
                 nkeys = _arrange_rows(m, n, placed_vals, perms, compose, row0_mask, placed_list, placed_count,
                                       cand, composed, T, colsub, forbid, opt, half_a, half_b, seen,
-                                      seen_count, marks, stamps, debruijn_index, keys, nkeys, bits, cs_sorted,
+                                      seen_count, marks, stamps, keys, nkeys, bits, cs_sorted,
                                       sorted_r_desc)
             d -= 1
             continue
@@ -645,7 +633,7 @@ def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_or
 
 
 @njit(cache=True, nogil=True)
-def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, row_orders, debruijn_index,
+def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, row_orders,
                          key_buf, records, chi2, counters, verify=True):
     """Unique open puzzles whose sorted row sums are among ``vectors``.
 
@@ -704,7 +692,7 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
         nkeys = _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_orders, vals,
                                 row0_mask, pair_list, pair_count, placed_vals, placed_list, placed_count, cand,
                                 composed, T, colsub, forbid, opt, half_a, half_b, seen, seen_count,
-                                marks, stamps, debruijn_index, sub, pick, key_buf, 0, bits, cs_sorted,
+                                marks, stamps, sub, pick, key_buf, 0, bits, cs_sorted,
                                 sorted_r_desc)
         if nkeys > counters[3]:
             counters[3] = nkeys
@@ -959,7 +947,7 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
         chi2 = np.zeros(rec_cap)
         counters = np.zeros(5, np.int64)
         found = atlas_vectors_kernel(m, n, vectors[done:], masks, start, perms, inverse, compose, fact,
-                                     row_orders, _DEBRUIJN_INDEX, key_buf, records, chi2, counters, verify)
+                                     row_orders, key_buf, records, chi2, counters, verify)
         key_cap = max(key_cap, int(counters[3]) + 1024)
         if found > rec_cap:
             rec_cap = int(found)   # redo this part with room for every puzzle
