@@ -37,11 +37,12 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.bits import popcount64
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95
 from sudokustudio.sudoku.solver import random_solution_kernel
 from sudokustudio.sudoku.minimal import (
-    _add_ua, _clear_bit, _is_unique, _new_ua_cache, _popcount, _propagate_g, _set_bit, geometry,
+    _add_ua, _clear_bit, _is_unique, _new_ua_cache, _propagate_g, _set_bit, geometry,
     minimals_containing_g, minimals_in_subset_g,
 )
 
@@ -144,7 +145,7 @@ def ridder_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
                 if avail == 0:
                     ok = False
                     break
-                k = _popcount(avail)
+                k = popcount64(np.uint64(avail))
                 w *= k
                 t = rand_below(rng, k)
                 for _s in range(t):
@@ -179,7 +180,7 @@ def _tail_count(cand0, done0, peers, units, full, cs, ds, branch, remaining, tar
         for x in range(N):
             v = cs[depth, x]
             if v & (v - 1):
-                k = _popcount(v)
+                k = popcount64(np.uint64(v))
                 if k < best_n:
                     best_n = k
                     best = x
@@ -239,7 +240,7 @@ def _fc_sample(rng, peers, units, tail, cand, done, cs, ds, branch, remaining, g
             v = cand[x]
             if v & (v - 1):
                 open_cells += 1
-                k = _popcount(v)
+                k = popcount64(np.uint64(v))
                 if k < best_n:
                     best_n = k
                     best = x

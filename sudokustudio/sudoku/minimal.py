@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sudokustudio.core.bits import popcount64
 from sudokustudio.sudoku.grids import two_digit_uas_kernel
 from sudokustudio.sudoku.solver import count_solutions_kernel, solve_kernel
 from sudokustudio.sudoku.unavoidable import mask_size
@@ -86,15 +87,6 @@ def geometry(box_rows: int, box_cols: int):
 
 
 # ------------------------------------------------------ generic solver
-@njit(cache=True, nogil=True)
-def _popcount(v):
-    k = 0
-    while v:
-        v &= v - 1
-        k += 1
-    return k
-
-
 @njit(cache=True, nogil=True)
 def _propagate_g(cand, done, peers, units, full):
     """Naked and hidden singles on int64 candidate masks; False on a contradiction."""
@@ -169,7 +161,7 @@ def count_generic_kernel(puzzle, peers, units, limit, avoid, other):
         for c in range(N):
             v = cs[depth, c]
             if v & (v - 1):
-                k = _popcount(v)
+                k = popcount64(np.uint64(v))
                 if k < best_n:
                     best_n = k
                     best = c
