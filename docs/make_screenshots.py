@@ -1,12 +1,14 @@
 """Render the README's window screenshots offscreen, from real runs.
 
-    python3 docs/make_screenshots.py [--seconds 20] [--only window,generators,estimator,ua]
+    python3 docs/make_screenshots.py [--seconds 20] [--only window,generators,estimator,ua,atlas]
 
 window.png: the whole window on the Generators tab after every generator has
 run for --seconds (with seed 002's 001-puzzles imported for comparison);
 generators.png: that tab alone; estimator.png: Ridder's sampler against ours on 9×9
 (--seconds/2 and --seconds); ua.png: the Unavoidable sets tab after a UA
-harvest and a 17-clue search on the grid of a known 17-clue puzzle.  Settings
+harvest and a 17-clue search on the grid of a known 17-clue puzzle;
+survo_atlas.png: the Survo tab's Atlas view after a complete 4×4 run, sorted
+by minimum swaps (most first).  Settings
 and run stores go to a temporary folder, so a user's own are not touched.
 The other screenshots in docs/screenshots were taken by hand from the app.
 """
@@ -42,7 +44,7 @@ def pump(app: QApplication, seconds: float, until=None) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="generator run time (default 20)")
-    ap.add_argument("--only", default="window,generators,estimator,ua", help="comma-separated shots")
+    ap.add_argument("--only", default="window,generators,estimator,ua,atlas", help="comma-separated shots")
     args = ap.parse_args()
     shots = set(args.only.split(","))
 
@@ -51,6 +53,7 @@ def main() -> int:
     from sudokustudio.ui.generators_tab import GeneratorsTab
     from sudokustudio.ui.ua_tab import UATab
     from sudokustudio.ui.estimator_tab import EstimatorTab
+    from sudokustudio.ui.survo_tab import SurvoTab
 
     settings = QSettings(str(Path(TMP) / "settings.ini"), QSettings.IniFormat)
     win = MainWindow(settings=settings, warm_up=True)
@@ -112,6 +115,23 @@ def main() -> int:
             ua.found.setCurrentRow(0)
         pump(app, 1.0)
         ua.grab().save(str(OUT / "ua.png"))
+
+    if "atlas" in shots:
+        from PySide6.QtCore import Qt
+
+        i, survo = tab_of(SurvoTab)
+        win.tabs.setCurrentIndex(i)
+        atlas = survo.atlas_view
+        survo.views.setCurrentWidget(atlas)
+        from sudokustudio.ui.survo_atlas_view import SIZES
+
+        atlas.size_box.setCurrentIndex(SIZES.index((4, 4)))
+        atlas.start()
+        pump(app, 600, until=lambda: atlas.run_btn.isEnabled())
+        atlas.table.sortByColumn(4, Qt.DescendingOrder)
+        atlas.table.selectRow(0)
+        pump(app, 1.0)
+        survo.grab().save(str(OUT / "survo_atlas.png"))
 
     win.close()
     print(f"screenshots written to {OUT}")

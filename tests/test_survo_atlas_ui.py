@@ -25,11 +25,16 @@ def test_run_shows_puzzles_and_double_click_plays(qtbot, settings):
     assert "278" in view.status.text() and "match" in view.status.text()
     played = []
     view.playRequested.connect(played.append)
-    idx = view.proxy.index(3, 1)
+    view.table.sortByColumn(4, Qt.DescendingOrder)   # most swaps first
+    swaps_shown = [view.model.data(view.model.index(r, 4)) for r in range(view.model.rowCount())]
+    assert swaps_shown == sorted(view.result.swaps().tolist(), reverse=True)
+    idx = view.model.index(3, 1)
     view.table.doubleClicked.emit(idx)
     assert len(played) == 1
     p = played[0]
-    src = view.proxy.mapToSource(idx).row()
+    src = view.model.record_index(3)
+    assert view.model.data(view.model.index(3, 0)) == src + 1
+    assert view.model.data(idx) == " ".join(map(str, view.result.row_sums()[src]))
     assert np.array_equal(p.row_sums, view.result.row_sums()[src])
     assert np.array_equal(p.col_sums, view.result.col_sums()[src])
     view.shutdown()
