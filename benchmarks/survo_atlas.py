@@ -66,6 +66,7 @@ def main(argv=None) -> int:
                 print(f"  4x4 target <= 60 s on 2 cores: {'met' if wall <= 60 else 'NOT met'} "
                       f"(wall {wall:.1f} s; shared machine, see CPU figure)")
         if args.out_dir:
+            Path(args.out_dir).mkdir(parents=True, exist_ok=True)
             path = Path(args.out_dir) / f"survo_atlas_{m}x{n}.txt"
             write_atlas(path, tot)
             print(f"  wrote {path}")
