@@ -728,10 +728,10 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
     de_hi = np.zeros(maxd, dtype=np.uint64)
     br_lo = np.zeros(maxd, dtype=np.uint64)
     br_hi = np.zeros(maxd, dtype=np.uint64)
-    brc = np.zeros((maxd, 81), dtype=np.int64)
-    brn = np.zeros(maxd, dtype=np.int64)
-    brp = np.zeros(maxd, dtype=np.int64)
-    hits_of = np.zeros(81, dtype=np.int64)
+    branch_cells = np.zeros((maxd, 81), dtype=np.int64)   # per depth: the cells to try, in order
+    n_branch = np.zeros(maxd, dtype=np.int64)
+    next_branch = np.zeros(maxd, dtype=np.int64)
+    cell_weight = np.zeros(81, dtype=np.int64)
     tr_lo = np.zeros(maxd, dtype=np.uint64)
     tr_hi = np.zeros(maxd, dtype=np.uint64)
     sizes = np.empty(cap, dtype=np.int64)
@@ -770,8 +770,8 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
             stats[S_NODES] += 1
             br_lo[d] = ZERO
             br_hi[d] = ZERO
-            brn[d] = 0
-            brp[d] = 0
+            n_branch[d] = 0
+            next_branch[d] = 0
             tr_lo[d] = ZERO
             tr_hi[d] = ZERO
             nclues = n0 + d
@@ -852,9 +852,9 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
                         nb = 0
                         for cell in range(81):
                             if _in_mask(a, b, cell):
-                                brc[d, nb] = cell
+                                branch_cells[d, nb] = cell
                                 nb += 1
-                        brn[d] = nb
+                        n_branch[d] = nb
                         break
                     allow_lo = FULL_LO
                     allow_hi = FULL_HI
@@ -951,23 +951,23 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
                         if (L_lo[d, i] & bl) != ZERO or (L_hi[d, i] & bh) != ZERO:
                             h += _HIT_WEIGHT_BY_SIZE[sizes[i]]
                     j = nb
-                    while j > 0 and hits_of[j - 1] < h:
-                        hits_of[j] = hits_of[j - 1]
-                        brc[d, j] = brc[d, j - 1]
+                    while j > 0 and cell_weight[j - 1] < h:
+                        cell_weight[j] = cell_weight[j - 1]
+                        branch_cells[d, j] = branch_cells[d, j - 1]
                         j -= 1
-                    hits_of[j] = h
-                    brc[d, j] = cell
+                    cell_weight[j] = h
+                    branch_cells[d, j] = cell
                     nb += 1
-                brn[d] = nb
+                n_branch[d] = nb
                 break
         # take the next branch cell at depth d, or backtrack
-        if brp[d] >= brn[d]:
+        if next_branch[d] >= n_branch[d]:
             if d == 0:
                 return
             d -= 1
             continue
-        cell = brc[d, brp[d]]
-        brp[d] += 1
+        cell = branch_cells[d, next_branch[d]]
+        next_branch[d] += 1
         if cell < 64:
             bit_lo = ONE << _U(cell)
             bit_hi = ZERO
