@@ -685,6 +685,21 @@ _HIT_WEIGHT_BY_SIZE = np.array([1 << max(0, 16 - s) for s in range(90)], dtype=n
 
 
 @njit(cache=True, nogil=True)
+def _cells_of_mask(lo, hi, out):
+    """Write the cells of the mask to ``out`` in increasing order; return how many."""
+    k = 0
+    while lo != ZERO:
+        out[k] = lowest_index64(lo)
+        lo &= lo - ONE
+        k += 1
+    while hi != ZERO:
+        out[k] = 64 + lowest_index64(hi)
+        hi &= hi - ONE
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
 def _is_minimal_clues(grid, clo, chi, sol, cs, ds):
     puzzle = np.empty(81, dtype=np.uint8)
     dummy = np.empty(0, dtype=np.uint64)
@@ -726,8 +741,6 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
     cl_hi = np.zeros(maxd, dtype=np.uint64)
     de_lo = np.zeros(maxd, dtype=np.uint64)
     de_hi = np.zeros(maxd, dtype=np.uint64)
-    br_lo = np.zeros(maxd, dtype=np.uint64)
-    br_hi = np.zeros(maxd, dtype=np.uint64)
     branch_cells = np.zeros((maxd, 81), dtype=np.int64)   # per depth: the cells to try, in order
     n_branch = np.zeros(maxd, dtype=np.int64)
     next_branch = np.zeros(maxd, dtype=np.int64)
@@ -768,8 +781,6 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
         if need:
             need = False
             stats[S_NODES] += 1
-            br_lo[d] = ZERO
-            br_hi[d] = ZERO
             n_branch[d] = 0
             next_branch[d] = 0
             tr_lo[d] = ZERO
@@ -847,14 +858,7 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
                         if a == ZERO and b == ZERO:
                             stats[S_FORWARD_PRUNES] += 1
                             break
-                        br_lo[d] = a
-                        br_hi[d] = b
-                        nb = 0
-                        for cell in range(81):
-                            if _in_mask(a, b, cell):
-                                branch_cells[d, nb] = cell
-                                nb += 1
-                        n_branch[d] = nb
+                        n_branch[d] = _cells_of_mask(a, b, branch_cells[d])
                         break
                     allow_lo = FULL_LO
                     allow_hi = FULL_HI
@@ -929,35 +933,21 @@ def search_kernel(grid, ua_lo, ua_hi, clue_lo0, clue_hi0, dead_lo0, dead_hi0, k,
                     seen += 1
                     if seen == _TIE_CANDIDATES:
                         break
-                br_lo[d] = L_lo[d, best]
-                br_hi[d] = L_hi[d, best]
                 # busiest cells first (see _HIT_WEIGHT_BY_SIZE)
-                nb = 0
-                x0 = br_lo[d]
-                x1 = br_hi[d]
-                while x0 != ZERO or x1 != ZERO:
-                    if x0 != ZERO:
-                        bl = x0 & (~x0 + ONE)
-                        bh = ZERO
-                        x0 &= ~bl
-                        cell = lowest_index64(bl)
-                    else:
-                        bl = ZERO
-                        bh = x1 & (~x1 + ONE)
-                        x1 &= ~bh
-                        cell = 64 + lowest_index64(bh)
+                nb = _cells_of_mask(L_lo[d, best], L_hi[d, best], branch_cells[d])
+                for q in range(nb):
+                    cell = branch_cells[d, q]
                     h = 0
                     for i in range(n):
-                        if (L_lo[d, i] & bl) != ZERO or (L_hi[d, i] & bh) != ZERO:
+                        if _in_mask(L_lo[d, i], L_hi[d, i], cell):
                             h += _HIT_WEIGHT_BY_SIZE[sizes[i]]
-                    j = nb
+                    j = q
                     while j > 0 and cell_weight[j - 1] < h:
                         cell_weight[j] = cell_weight[j - 1]
                         branch_cells[d, j] = branch_cells[d, j - 1]
                         j -= 1
                     cell_weight[j] = h
                     branch_cells[d, j] = cell
-                    nb += 1
                 n_branch[d] = nb
                 break
         # take the next branch cell at depth d, or backtrack

@@ -135,7 +135,8 @@ class WeightedSubsetsJob(BatchJob):
     kind = "generate-weighted"
 
     def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int = 400, pool_size: int = 256,
-                 pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True, grid_source: str = "pool", difficulty=None):
+                 pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True,
+                 grid_source: str = "pool", difficulty=None):
         if not 17 <= s <= 40:
             raise ValueError("subset size s must be in 17..40")
         if per_batch < 1 or pool_size < 1 or max_per_sample < 1:
