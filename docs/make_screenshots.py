@@ -130,6 +130,7 @@ def main() -> int:
         pump(app, 600, until=lambda: atlas.run_btn.isEnabled())
         atlas.table.sortByColumn(4, Qt.DescendingOrder)
         atlas.table.selectRow(0)
+        survo.views.setCurrentWidget(atlas)   # the tab's first puzzle may have switched to the board meanwhile
         pump(app, 1.0)
         survo.grab().save(str(OUT / "survo_atlas.png"))
 
