@@ -26,6 +26,7 @@ class BatchJob(ABC):
     """Base class of batch jobs.  Subclasses set ``kind`` and keep ``spec``."""
 
     kind: ClassVar[str] = ""
+    kernel_groups: ClassVar[tuple[str, ...]] = ()  # sudokustudio.kernels groups the job needs
 
     def __init_subclass__(cls, **kw):
         super().__init_subclass__(**kw)

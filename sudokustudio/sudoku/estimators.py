@@ -761,6 +761,7 @@ class GridCountJob(BatchJob):
     """Estimate the number of grids of one box shape with one method."""
 
     kind = "estimate.grids"
+    kernel_groups = ("estimators",)
 
     def __init__(self, box: str = "3x3", method: str = "fc", samples_per_batch: int | None = None):
         parse_box(box)
@@ -877,6 +878,7 @@ class MinimalsJob(BatchJob):
     """Estimate the number of c-clue minimal puzzles per grid, all c at once."""
 
     kind = "estimate.minimals"
+    kernel_groups = ("estimators",)
 
     def __init__(self, method: str = "subsets", box: str = "3x3", s: int | None = None,
                  c_lo: int | None = None, c_hi: int | None = None, grid_source: str = "weighted",

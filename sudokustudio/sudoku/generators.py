@@ -573,6 +573,7 @@ class GeneratorJob(BatchJob):
     """
 
     kind = "generate"
+    kernel_groups = ("generators",)
 
     def __init__(self, method: str = "top-down", per_batch: int | None = None, grid_source: str | None = None,
                  pool_size: int = 256, pool_seed: int = 2009, pool_grids: str = "solver",

@@ -647,6 +647,7 @@ class RatingJob(BatchJob):
     """
 
     kind = "rating"
+    kernel_groups = ("rating",)
 
     def __init__(self, path: str | None = None, puzzles: list[str] | None = None,
                  cap: int = DEFAULT_CAP, chunk: int = 24):

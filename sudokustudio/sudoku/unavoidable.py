@@ -1091,6 +1091,7 @@ class UASearchJob(BatchJob):
     nodes_per_batch."""
 
     kind = "ua_search"
+    kernel_groups = ("ua",)
 
     def __init__(self, grid: str, clues: int, force: str = "", max_size: int = 12, forward: bool = True,
                  split_depth: int = 2, nodes_per_batch: int = 4, harvest_seed: int = 1):
@@ -1178,6 +1179,7 @@ class UAHarvestJob(BatchJob):
     exact, seconds)."""
 
     kind = "ua_harvest"
+    kernel_groups = ("ua",)
 
     def __init__(self, grid: str, max_size: int = 12, six_digits: bool = False):
         super().__init__(grid=grid, max_size=max_size, six_digits=six_digits)

@@ -133,6 +133,7 @@ class WeightedSubsetsJob(BatchJob):
     """
 
     kind = "generate-weighted"
+    kernel_groups = ("generators",)
 
     def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int = 400, pool_size: int = 256,
                  pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True,
@@ -208,7 +209,12 @@ class WeightedSubsetsJob(BatchJob):
         return d
 
     def warm_up(self) -> None:
-        WeightedSubsetsJob(per_batch=2, pool_size=1, difficulty=[]).run_batch(0, 1)
+        warm_up()
+
+
+def warm_up() -> None:
+    """Compile the weighted sampler's kernels (kernel group "generators")."""
+    WeightedSubsetsJob(per_batch=2, pool_size=1, difficulty=[]).run_batch(0, 1)
 
 
 def weighted_stats(res: GenResult) -> dict:

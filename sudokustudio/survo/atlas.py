@@ -971,6 +971,7 @@ class SurvoAtlasJob(BatchJob):
     """
 
     kind = "survo_atlas"
+    kernel_groups = ("survo-atlas",)
 
     def __init__(self, m: int, n: int):
         check_size(int(m), int(n))

@@ -1,8 +1,17 @@
-"""Warm-up of the Survo kernels (see sudokustudio.warmup): tiny inputs, every kernel once."""
+"""Warm-up of the Survo kernels (see sudokustudio.kernels): tiny inputs, every kernel once.
+
+``warm_solve`` is the kernel group "survo-solve" (board, setup, hint, solve),
+``warm_generate`` the group "survo-generate" (New puzzle).
+"""
 import numpy as np
 
 
 def warm_up() -> None:
+    warm_solve()
+    warm_generate()
+
+
+def warm_solve() -> None:
     from sudokustudio.survo.board import swap_delta_w_kernel, w_of
     from sudokustudio.survo.puzzle import SurvoPuzzle
     from sudokustudio.survo.setup import chi_square, givens_setup, product_setup, products_table
@@ -18,8 +27,9 @@ def warm_up() -> None:
     s = solve_survo(p, 2)
     min_swaps(t, s.solution)
     reducing_swaps(t, s.solution)
-    try:
-        from sudokustudio.survo.generate import random_puzzle
-    except ImportError:  # generator not present
-        return
+
+
+def warm_generate() -> None:
+    from sudokustudio.survo.generate import random_puzzle
+
     random_puzzle(2, 2, seed=1)

@@ -1,0 +1,73 @@
+"""The kernel groups: which warm functions fill numba's cache for which actions.
+
+A group names the numba kernels one kind of user action needs, as warm
+functions ("module:function", no arguments, each calling its kernels once on
+tiny inputs with exactly the argument types the app uses).  Groups may share
+kernels (the solver's are called by most others); a kernel is compiled once
+and later groups load it from the cache.  GROUPS is ordered by what a user
+does first; ``after`` is a scheduling hint only (compile those groups first,
+so the shared kernels are cached before this group needs them).
+
+Jobs name the groups they need in ``BatchJob.kernel_groups``.  This module
+imports nothing heavy: the CLI parser and the window read it at start.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+EXTRA_GROUPS_ENV = "SUDOKUSTUDIO_EXTRA_KERNEL_GROUPS"
+
+
+@dataclass(frozen=True)
+class KernelGroup:
+    name: str
+    label: str                      # what a user reads in the status bar
+    warm: tuple[str, ...]           # "module:function"
+    after: tuple[str, ...] = ()     # compile these first (shared kernels), if they are pending
+
+
+GROUPS: dict[str, KernelGroup] = {g.name: g for g in (
+    KernelGroup("survo-solve", "Survo hint and solve",
+                ("sudokustudio.survo.warm:warm_solve",)),
+    KernelGroup("survo-generate", "Survo new puzzle",
+                ("sudokustudio.survo.warm:warm_generate",), after=("survo-solve",)),
+    KernelGroup("solver", "Sudoku solver",
+                ("sudokustudio.sudoku.warm:warm_up",)),
+    KernelGroup("generators", "generators",
+                ("sudokustudio.sudoku.generators:warm_up", "sudokustudio.sudoku.weighted:warm_up",
+                 "sudokustudio.sudoku.difficulty:warm_up"), after=("solver",)),
+    KernelGroup("estimators", "estimators",
+                ("sudokustudio.sudoku.estimators:warm_up",), after=("solver",)),
+    KernelGroup("ua", "unavoidable sets",
+                ("sudokustudio.sudoku.unavoidable:warm_up",), after=("solver",)),
+    KernelGroup("rating", "W-rating",
+                ("sudokustudio.sudoku.rating:warm_up",), after=("solver",)),
+    KernelGroup("survo-atlas", "Survo atlas",
+                ("sudokustudio.survo.atlas:warm_up",), after=("survo-solve",)),
+)}
+
+
+
+def _extra_groups() -> None:
+    """Groups added through the environment, {"name": ["module:function", ...]} as JSON
+    (tests use a tiny group; a plug-in could add its own)."""
+    raw = os.environ.get(EXTRA_GROUPS_ENV, "")
+    if not raw:
+        return
+    for name, warm in json.loads(raw).items():
+        GROUPS[name] = KernelGroup(name, name, tuple(warm))
+
+
+_extra_groups()
+GROUP_NAMES: tuple[str, ...] = tuple(GROUPS)
+
+
+def check_groups(names) -> tuple[str, ...]:
+    """The names as a tuple, or ValueError naming the unknown ones."""
+    names = (names,) if isinstance(names, str) else tuple(names)
+    unknown = [n for n in names if n not in GROUPS]
+    if unknown:
+        raise ValueError(f"unknown kernel group(s) {', '.join(unknown)}; known: {', '.join(GROUP_NAMES)}")
+    return names
