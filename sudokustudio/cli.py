@@ -1,7 +1,9 @@
 """Headless entry point: ``sudokustudio-cli COMMAND ...``.
 
 Each command lives in ``sudokustudio/commands/<name>.py`` with
-``register(subparsers)``; add new modules to COMMANDS.
+``register(subparsers)``; add new modules to COMMANDS.  Building the parser
+imports only those modules, which keep numpy, numba, Qt, Dask and the
+domain code inside their ``run`` functions (``--help`` starts in a blink).
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ COMMANDS: list[str] = [
     "sudokustudio.commands.solve",
     "sudokustudio.commands.rate",
     "sudokustudio.commands.ua",
+    "sudokustudio.commands.warm",
 ]
 
 

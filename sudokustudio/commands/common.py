@@ -1,10 +1,48 @@
-"""Helpers shared by CLI commands: JSON output, threads, a terminal progress bar."""
+"""Helpers shared by CLI commands: JSON output, threads, a terminal progress bar,
+honest timings.
+
+Keep this module light: the parser imports it (no numpy, numba or domain code
+at the top level of a command module; import them inside its ``run``).
+
+Timings: a command calls ``t0 = work_started()`` once its imports are done and
+its kernels are loaded (a call on a tiny input loads them from numba's cache),
+right before the work; its JSON then reports the work's own time as
+``seconds`` and everything before (interpreter, imports, kernel loading) as
+``startup_seconds``.
+"""
 from __future__ import annotations
 
 import json
 import os
 import sys
 import time
+
+_IMPORTED = time.perf_counter()
+_startup: float | None = None
+
+
+def _process_age() -> float:
+    """Seconds since this process started (Linux: /proc; elsewhere: since this import)."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            start_ticks = int(f.read().rsplit(b")", 1)[1].split()[19])
+        with open("/proc/uptime", "rb") as f:
+            uptime = float(f.read().split()[0])
+        return max(0.0, uptime - start_ticks / os.sysconf("SC_CLK_TCK"))
+    except (OSError, ValueError, IndexError, AttributeError):
+        return time.perf_counter() - _IMPORTED
+
+
+def work_started() -> float:
+    """Mark the end of start-up (imports and kernel loading); returns perf_counter() for the
+    work's own timing."""
+    global _startup
+    _startup = _process_age()
+    return time.perf_counter()
+
+
+def startup_seconds() -> float | None:
+    return None if _startup is None else round(_startup, 4)
 
 
 def add_threads_arg(p, default: int | None = None) -> None:
@@ -17,6 +55,11 @@ def add_json_arg(p) -> None:
 
 
 def print_json(obj) -> None:
+    """Print one JSON object; a dict gets ``startup_seconds`` (see ``work_started``)."""
+    if isinstance(obj, dict) and "startup_seconds" not in obj:
+        obj = dict(obj)
+        obj["startup_seconds"] = startup_seconds() if _startup is not None else \
+            round(max(0.0, _process_age() - float(obj.get("seconds") or 0.0)), 4)
     print(json.dumps(obj, indent=None, sort_keys=False, default=_default))
 
 

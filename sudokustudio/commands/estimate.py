@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 import sys
 
-from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json
+from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
 
 
 def register(sub) -> None:
@@ -79,6 +79,7 @@ def run_grids(args) -> int:
     job = GridCountJob(args.box, args.method)
     n_batches, seconds = _amount(args, job.samples_per_batch)
     job.warm_up()
+    work_started()
 
     def progress(merger):
         d = job.describe(merger.prefix)
@@ -126,6 +127,7 @@ def run_minimals(args) -> int:
     job = MinimalsJob(**kw)
     n_batches, seconds = _amount(args, job.grids_per_batch)
     job.warm_up()
+    work_started()
 
     def progress(merger):
         return merger.count, f"{merger.prefix.n} grids"

@@ -4,7 +4,7 @@ from __future__ import annotations
 import sys
 import time
 
-from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json
+from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
 
 METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets")
 
@@ -82,7 +82,7 @@ def run(args) -> int:
     stop_when = None
     if n_batches is None:
         stop_when = lambda total: total.count >= args.n  # noqa: E731
-    t0 = time.perf_counter()
+    t0 = work_started()
     outcome = execute(job, args.seed, n_batches=n_batches, threads=args.threads, scheduler=args.scheduler,
                       label=args.method, stop_when=stop_when,
                       progress=lambda m: (m.count, f"{m.prefix.count} puzzles"))

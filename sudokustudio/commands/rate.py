@@ -5,12 +5,12 @@ import csv
 import sys
 import time
 
-from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json
+from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
+
+DEFAULT_CAP, MAX_CAP = 12, 40   # sudoku.rating's (tests check they agree); the parser stays light
 
 
 def register(sub) -> None:
-    from sudokustudio.sudoku.rating import DEFAULT_CAP, MAX_CAP
-
     p = sub.add_parser(
         "rate", help="W-rating (Berthier's whips) of every puzzle of a file",
         description="Rate every puzzle of FILE with Berthier's W-rating: the least n such that "
@@ -32,7 +32,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
-    from sudokustudio.sudoku.rating import MAX_CAP, RatingJob, rating_label, w_histogram, w_rating_path
+    from sudokustudio.sudoku.rating import RatingJob, rating_label, w_histogram, w_rating_path
 
     if not 1 <= args.cap <= MAX_CAP:
         raise ValueError(f"--cap must be between 1 and {MAX_CAP}, got {args.cap}")
@@ -41,7 +41,7 @@ def run(args) -> int:
         print(f"{args.file}: {issue}", file=sys.stderr)
     job = RatingJob(puzzles=[format_puzzle(p) for p in coll.puzzles], cap=args.cap)
     job.warm_up()
-    t0 = time.perf_counter()
+    t0 = work_started()
     n_batches = job.n_batches()
     out = execute(job, 0, n_batches=n_batches, threads=args.threads, scheduler=args.scheduler,
                   label=f"rating {len(coll)} puzzles")
