@@ -9,9 +9,8 @@ SMOKE_ENV = "SUDOKUSTUDIO_SMOKE"
 
 
 def main(argv: list[str] | None = None) -> int:
-    from PySide6.QtWidgets import QApplication
-
     import pyqtgraph as pg
+    from PySide6.QtWidgets import QApplication
 
     from sudokustudio.ui.main_window import APP, ORG, MainWindow
 
@@ -46,14 +45,13 @@ def _quit_when_shown(app, win, wait_for_kernels: bool = False, timeout: float = 
         if not state["shown"] and handle is not None and handle.isExposed():
             state["shown"] = True
             print("window shown", flush=True)
-        warm = getattr(win, "_warm_thread", None)
-        warming = wait_for_kernels and warm is not None and warm.is_alive()
+        warming = wait_for_kernels and not win.kernels_settled()
         if state["shown"] and not warming:
             status = 0
-            if wait_for_kernels and hasattr(win, "_check_warm_up"):
-                win._check_warm_up()  # update the status line now, not on its next timer tick
+            if wait_for_kernels:
+                win.kernel_status.refresh()  # the status line now, not on its next timer tick
                 print(f"kernels: {win.kernel_label.text()}", flush=True)
-                errors = getattr(win, "_warm_errors", [])
+                errors = win.kernel_errors()
                 if errors:
                     print("\n".join(errors), file=sys.stderr, flush=True)
                     status = 1

@@ -10,8 +10,9 @@ def test_window_opens_with_all_tabs_and_closes_cleanly(qtbot, settings):
     assert win.tabs.count() == len(TABS)
     titles = [win.tabs.tabText(i) for i in range(win.tabs.count())]
     assert all(titles)
-    qtbot.waitUntil(lambda: win.kernel_label.text() in ("Kernels ready", "Kernel warm-up had errors"),
-                    timeout=300000)
+    qtbot.waitUntil(win.kernels_settled, timeout=600000)
+    win.kernel_status.refresh()
+    assert win.kernel_errors() == []
     assert win.kernel_label.text() == "Kernels ready", win.kernel_label.toolTip()
     win.close()
     assert settings.value("main/geometry") is not None

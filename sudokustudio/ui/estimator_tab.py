@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
 from sudokustudio.jobs.qt import make_runner
 from sudokustudio.jobs.store import RunStore, StoreError
 from sudokustudio.sudoku import estimators as E
+from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
 from sudokustudio.ui.widgets.est_plots import ConvergencePlot, MinimalsBarPlot, RelErrPlot
 
@@ -199,7 +200,7 @@ class EstimatorTab(QWidget):
         row = QHBoxLayout()
         self.start_btn = QPushButton("Start")
         self.start_btn.setToolTip("Start a new run with these settings (Ctrl+R)")
-        self.start_btn.clicked.connect(self.start_run)
+        self.start_btn.clicked.connect(lambda: when_kernels_ready(("estimators",), self.start_run, self, "Start"))
         self.pause_btn = QPushButton("Pause")
         self.pause_btn.setToolTip("Pause / resume the live run; batches in flight finish and are saved (Ctrl+P)")
         self.pause_btn.clicked.connect(self.toggle_pause)
@@ -241,7 +242,8 @@ class EstimatorTab(QWidget):
         rrow = QHBoxLayout()
         self.resume_btn = QPushButton("Resume")
         self.resume_btn.setToolTip("Continue the selected run where it stopped")
-        self.resume_btn.clicked.connect(self.resume_selected)
+        self.resume_btn.clicked.connect(lambda: when_kernels_ready(("estimators",), self.resume_selected, self,
+                                                                   "Resume"))
         self.export_btn = QPushButton("Export…")
         self.export_btn.setToolTip("Save the selected run as CSV or JSON (Ctrl+E)")
         self.export_btn.clicked.connect(self.export_file)

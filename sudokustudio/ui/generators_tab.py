@@ -25,6 +25,7 @@ from sudokustudio.jobs.collections import (CollectionError, CollectionStore, exp
                                            import_collection)
 from sudokustudio.jobs.qt import cluster_address, make_runner
 from sudokustudio.sudoku.generators import CF, PUBLISHED, PUBLISHED_CB_HIST, GenResult
+from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
 
 METHOD_INFO = {
@@ -124,7 +125,8 @@ class GeneratorsTab(QWidget):
             target.setToolTip("puzzles to generate" if method != "weighted-subsets" else "subset samples to draw")
             btn = QPushButton("Start")
             btn.setToolTip(f"Start or stop {title}")
-            btn.clicked.connect(lambda _=False, m=method: self.toggle(m))
+            btn.clicked.connect(lambda _=False, m=method: when_kernels_ready(("generators",), lambda: self.toggle(m),
+                                                                             self, f"Start {m}"))
             prog = QProgressBar()
             prog.setRange(0, 1000)
             prog.setTextVisible(True)
@@ -140,7 +142,8 @@ class GeneratorsTab(QWidget):
         bar = QHBoxLayout()
         self.start_all_btn = QPushButton("Start all")
         self.start_all_btn.setToolTip("Start every generator (Ctrl+R); they share two worker threads")
-        self.start_all_btn.clicked.connect(self.start_all)
+        self.start_all_btn.clicked.connect(lambda: when_kernels_ready(("generators",), self.start_all, self,
+                                                                      "Start all"))
         self.stop_all_btn = QPushButton("Stop all")
         self.stop_all_btn.setToolTip("Stop every generator (Esc); finished batches are kept")
         self.stop_all_btn.clicked.connect(self.stop_all)
@@ -158,7 +161,8 @@ class GeneratorsTab(QWidget):
         self.metric_combo.currentTextChanged.connect(lambda _: self._mark_dirty())
         self.import_btn = QPushButton("Import…")
         self.import_btn.setToolTip("Import a collection (.txt/.sdm/.csv) to compare it (Ctrl+O)")
-        self.import_btn.clicked.connect(self.import_dialog)
+        self.import_btn.clicked.connect(lambda: when_kernels_ready(("generators",), self.import_dialog, self,
+                                                                   "Import"))
         self.export_btn = QPushButton("Export…")
         self.export_btn.setToolTip("Export a collection to .txt/.sdm/.csv (Ctrl+E)")
         self.export_btn.clicked.connect(self.export_file)

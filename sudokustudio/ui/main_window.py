@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import importlib
-import threading
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QTimer, Qt
+from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from sudokustudio import __version__
 from sudokustudio.ui.tabs import TABS
@@ -25,8 +24,16 @@ def load_tab_classes(names: list[str] | None = None):
 
 class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None, tab_names: list[str] | None = None,
-                 warm_up: bool = True):
+                 warm_up: bool = True, kernel_groups: list[str] | None = None):
+        """``warm_up``: compile the kernel groups (``kernel_groups``: all) in background
+        processes (sudokustudio.kernels); actions wait for theirs.  Without it every
+        group counts as ready (kernels compile when first used, as in tests)."""
         super().__init__()
+        self.compile_launcher = None
+        if warm_up:
+            from sudokustudio.kernels.launcher import start_background_compile
+
+            self.compile_launcher = start_background_compile(kernel_groups)
         self.settings = settings or QSettings(ORG, APP)
         self.setWindowTitle(f"{APP} {__version__}")
         self.tabs = QTabWidget()
@@ -36,8 +43,11 @@ class MainWindow(QMainWindow):
             tab = cls(self.settings, self)
             self.tabs.addTab(tab, getattr(tab, "title", cls.__name__))
         self._build_menus()
-        self.kernel_label = QLabel("")
-        self.statusBar().addPermanentWidget(self.kernel_label)
+        from sudokustudio.ui.kernels import KernelStatusWidget
+
+        self.kernel_status = KernelStatusWidget(self)
+        self.kernel_label = self.kernel_status.label
+        self.statusBar().addPermanentWidget(self.kernel_status)
         self.statusBar().showMessage("Ready", 3000)
         geo = self.settings.value("main/geometry")
         if geo is not None:
@@ -47,10 +57,6 @@ class MainWindow(QMainWindow):
         idx = self.settings.value("main/tab", 0, int)
         if 0 <= idx < self.tabs.count():
             self.tabs.setCurrentIndex(idx)
-        self._warm_thread: threading.Thread | None = None
-        self._warm_errors: list[str] = []
-        if warm_up:
-            self._start_warm_up()
 
     # ----------------------------------------------------------------- menus
     def _build_menus(self) -> None:
@@ -130,29 +136,17 @@ class MainWindow(QMainWindow):
             "counting and unavoidable sets.</p>"
             "<p>Kernels: numba; window: Qt (PySide6) and pyqtgraph.</p>")
 
-    # ----------------------------------------------------------------- warm-up
-    def _start_warm_up(self) -> None:
-        from sudokustudio.warmup import run_warmups
+    # ----------------------------------------------------------------- kernels
+    def kernels_settled(self) -> bool:
+        """Is every kernel group ready (or failed for good)?"""
+        from sudokustudio.kernels import readiness
 
-        self.kernel_label.setText("Compiling kernels…")
-        self.kernel_label.setToolTip("Numba kernels compile (or load from cache) in the background")
+        return readiness().all_ready()
 
-        def work():
-            self._warm_errors = run_warmups()
+    def kernel_errors(self) -> list[str]:
+        from sudokustudio.kernels import readiness
 
-        self._warm_thread = threading.Thread(target=work, name="kernel-warmup", daemon=True)
-        self._warm_thread.start()
-        self._warm_timer = QTimer(self, interval=200, timeout=self._check_warm_up)
-        self._warm_timer.start()
-
-    def _check_warm_up(self) -> None:
-        if self._warm_thread is not None and not self._warm_thread.is_alive():
-            self._warm_timer.stop()
-            if self._warm_errors:
-                self.kernel_label.setText("Kernel warm-up had errors")
-                self.kernel_label.setToolTip("\n".join(self._warm_errors))
-            else:
-                self.kernel_label.setText("Kernels ready")
+        return [f"{g}: {e}" for g, e in readiness().summary()["failed"].items()]
 
     # ----------------------------------------------------------------- closing
     def closeEvent(self, event) -> None:
@@ -162,6 +156,11 @@ class MainWindow(QMainWindow):
                 tab.shutdown()
         if getattr(self, "rate_dialog", None) is not None:
             self.rate_dialog.shutdown()
+        if self.compile_launcher is not None:
+            from sudokustudio.kernels.launcher import finish_background_compile
+
+            finish_background_compile(self.compile_launcher)
+            self.compile_launcher = None
         self.settings.setValue("main/geometry", self.saveGeometry())
         self.settings.setValue("main/tab", self.tabs.currentIndex())
         self.settings.sync()

@@ -24,6 +24,7 @@ from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, read_puzz
 from sudokustudio.sudoku.rating import (DEFAULT_CAP, MAX_CAP, SEED002_RAW_PERCENT, SEED002_REAL_PERCENT,
                                         W_INVALID, RatingJob, correction_factor, rating_label, w_distribution,
                                         w_rating_path)
+from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
@@ -108,7 +109,7 @@ class RateDialog(QDialog):
         self.start_button = QPushButton("&Rate")
         self.start_button.setShortcut(QKeySequence("Ctrl+R"))
         self.start_button.setToolTip("Rate every puzzle (Ctrl+R)")
-        self.start_button.clicked.connect(self.start)
+        self.start_button.clicked.connect(lambda: when_kernels_ready(("rating",), self.start, self, "Rate"))
         self.cancel_button = QPushButton("&Cancel")
         self.cancel_button.setShortcut(QKeySequence("Esc"))
         self.cancel_button.setToolTip("Stop after the batches in flight (Esc)")
@@ -121,7 +122,8 @@ class RateDialog(QDialog):
         self.path_button.setShortcut(QKeySequence("Ctrl+P"))
         self.path_button.setToolTip("The whip of every elimination behind the selected puzzle's rating, "
                                     "in Berthier's notation (Ctrl+P, or double-click a row)")
-        self.path_button.clicked.connect(self.explain_selected)
+        self.path_button.clicked.connect(lambda: when_kernels_ready(("rating",), self.explain_selected, self,
+                                                                    "Path"))
         self.path_dialog: QDialog | None = None
         self._path_ticket = 0
         self._path_request = ("", "", DEFAULT_CAP)   # (line, puzzle, cap) of the newest request

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroup
 from sudokustudio.jobs.qt import make_runner
 from sudokustudio.survo import atlas as A
 from sudokustudio.ui import style
+from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
 SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 3), (3, 4), (3, 5), (4, 4), (4, 5)]
@@ -139,7 +140,7 @@ class AtlasView(QWidget):
         bar.addWidget(self.size_box)
         self.run_btn = QPushButton("Run")
         self.run_btn.setToolTip("Enumerate every uniquely solvable open puzzle of this size (Ctrl+R)")
-        self.run_btn.clicked.connect(self.start)
+        self.run_btn.clicked.connect(lambda: when_kernels_ready(("survo-atlas",), self.start, self, "Atlas"))
         self.cancel_btn = QPushButton("Cancel")
         self.cancel_btn.setToolTip("Stop after the batches in progress (Esc)")
         self.cancel_btn.setEnabled(False)

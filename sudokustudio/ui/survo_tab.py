@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog
 from sudokustudio.jobs.qt import CallRelay, CallTask
 from sudokustudio.survo.board import SurvoBoard
 from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle, read_survo, write_survo
+from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import RESOURCES, SERIES
 from sudokustudio.ui.widgets.survo_board import SurvoBoardWidget
 
@@ -151,7 +152,7 @@ class SurvoTab(QWidget):
         self._build()
         # The first puzzle appears once the board kernels are compiled (or loaded from
         # numba's cache) on the pool thread: the window never waits for compilation.
-        self._submit("warm", _warm_board_kernels)
+        when_kernels_ready(("survo-solve",), lambda: self._submit("warm", _warm_board_kernels), self, "Survo board")
 
     # ------------------------------------------------------------- layout
     def _build(self) -> None:
@@ -481,7 +482,9 @@ class SurvoTab(QWidget):
 
     def _start_solver(self) -> None:
         puzzle = self.board.puzzle.copy()
-        self._submit("solve", lambda: _solve_job(puzzle), self.board)
+        board = self.board
+        when_kernels_ready(("survo-solve",), lambda: self._submit("solve", lambda: _solve_job(puzzle), board),
+                           self, "Hint and Solve")
 
     @Slot(int, object)
     def _on_task_done(self, ticket: int, result) -> None:
@@ -584,7 +587,8 @@ class SurvoTab(QWidget):
         seed = int(np.random.SeedSequence().entropy % 1_000_000)
         dlg = NewPuzzleDialog(self, m, n, seed)
         if dlg.exec() == QDialog.Accepted:
-            self.generate(**dlg.values())
+            values = dlg.values()
+            when_kernels_ready(("survo-generate",), lambda: self.generate(**values), self, "New puzzle")
 
     def generate(self, m: int, n: int, givens: int = 0, seed: int = 0,
                  min_swaps_range: tuple[int, int] = (0, 63)) -> int:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QFileDialog, QFormL
 
 from sudokustudio.jobs.qt import make_runner
 from sudokustudio.sudoku import unavoidable as U
+from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.widgets.ua_grid import UAGridView
 
 
@@ -71,7 +72,7 @@ class UATab(QWidget):
         self.paste_btn.clicked.connect(self.paste_grid)
         self.random_btn = QPushButton("Random grid")
         self.random_btn.setToolTip("A random solution grid (randomized solver; not uniform)")
-        self.random_btn.clicked.connect(self.random_grid)
+        self.random_btn.clicked.connect(lambda: when_kernels_ready(("solver",), self.random_grid, self, "Random grid"))
         for b in (self.set_btn, self.paste_btn, self.random_btn):
             row.addWidget(b)
         lv.addLayout(row)
@@ -96,7 +97,7 @@ class UATab(QWidget):
         hb.addWidget(self.size_spin)
         self.harvest_btn = QPushButton("Harvest UAs")
         self.harvest_btn.setToolTip("Find the minimal UAs of the grid (Ctrl+H)")
-        self.harvest_btn.clicked.connect(self.start_harvest)
+        self.harvest_btn.clicked.connect(lambda: when_kernels_ready(("ua",), self.start_harvest, self, "Harvest"))
         self.harvest_btn.setEnabled(False)
         hb.addWidget(self.harvest_btn)
         self.groups_check = QCheckBox("Show disjoint group")
@@ -154,7 +155,7 @@ class UATab(QWidget):
         bb = QHBoxLayout()
         self.start_btn = QPushButton("Start")
         self.start_btn.setToolTip("Start the search (Ctrl+R); needs harvested UAs")
-        self.start_btn.clicked.connect(self.start_search)
+        self.start_btn.clicked.connect(lambda: when_kernels_ready(("ua",), self.start_search, self, "Search"))
         self.start_btn.setEnabled(False)
         self.cancel_btn = QPushButton("Cancel")
         self.cancel_btn.setToolTip("Stop after the batches in flight (Esc)")
