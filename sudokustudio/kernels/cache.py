@@ -4,7 +4,9 @@ A group is cached when a compile process ran its warm functions and wrote a
 *stamp* for it.  A stamp holds the fingerprint of everything numba's cache
 depends on but does not check by itself:
 
-- the sources of the kernel packages (core/, sudoku/, survo/) as one hash:
+- the sources of the kernel packages (core/, sudoku/, survo/) as one hash
+  (a stamp also names its group's warm functions, so a changed registry
+  re-runs that group only):
   numba's cache checks only the file that defines a kernel, not the files of
   the kernels it calls, so any change to any kernel source invalidates every
   group (and ``prepare`` deletes the package's cache files);
@@ -34,8 +36,8 @@ FINGERPRINT_FILE = "cache-fingerprint"
 
 
 def kernel_sources(root: Path = PACKAGE_DIR) -> list[Path]:
-    """The sources whose change can change a compiled kernel (and the group registry)."""
-    out = [root / "kernels" / "groups.py"]
+    """The sources whose change can change a compiled kernel (warm functions included)."""
+    out = []
     for pkg in KERNEL_PACKAGES:
         out.extend(sorted((root / pkg).rglob("*.py")))
     return [p for p in out if p.is_file()]
@@ -212,17 +214,24 @@ def read_stamp(group: str) -> dict | None:
         return None
 
 
+def _group_key(group: str) -> list[str]:
+    from sudokustudio.kernels.groups import GROUPS
+
+    return list(GROUPS[group].warm) if group in GROUPS else []
+
+
 def is_cached(group: str) -> bool:
-    """Did a compile process fill the cache for ``group`` with today's fingerprint?"""
+    """Did a compile process fill the cache for ``group`` with today's fingerprint and
+    today's warm functions of the group?"""
     s = read_stamp(group)
-    return bool(s) and s.get("fingerprint") == fingerprint()
+    return bool(s) and s.get("fingerprint") == fingerprint() and s.get("warm") == _group_key(group)
 
 
 def write_stamp(group: str, info: dict) -> bool:
     p = stamp_path(group)
     if p is None:
         return False
-    data = dict(info, group=group, fingerprint=fingerprint(), written=time.time())
+    data = dict(info, group=group, fingerprint=fingerprint(), warm=_group_key(group), written=time.time())
     try:
         _atomic_write(p, json.dumps(data))
     except OSError:

@@ -119,7 +119,8 @@ def run_groups(groups: list[str], emit) -> int:
     expected = _expected_counts()
     status = 0
     for group in groups:
-        emit(event="start", group=group, warm=list(GROUPS[group].warm), expected=expected.get(group))
+        emit(event="start", group=group, warm=list(GROUPS[group].warm),
+             expected=expected.get(group) or GROUPS[group].kernels_hint)
         for attempt in (1, 2):
             try:
                 info = warm_group(group, emit, state)

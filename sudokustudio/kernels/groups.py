@@ -26,26 +26,29 @@ class KernelGroup:
     label: str                      # what a user reads in the status bar
     warm: tuple[str, ...]           # "module:function"
     after: tuple[str, ...] = ()     # compile these first (shared kernels), if they are pending
+    kernels_hint: int | None = None  # compiles counted on a cold cache (progress bar until measured here)
 
 
 GROUPS: dict[str, KernelGroup] = {g.name: g for g in (
     KernelGroup("survo-solve", "Survo hint and solve",
-                ("sudokustudio.survo.warm:warm_solve",)),
+                ("sudokustudio.survo.warm:warm_solve",), kernels_hint=84),
     KernelGroup("survo-generate", "Survo new puzzle",
-                ("sudokustudio.survo.warm:warm_generate",), after=("survo-solve",)),
+                ("sudokustudio.survo.warm:warm_generate",), after=("survo-solve",), kernels_hint=94),
     KernelGroup("solver", "Sudoku solver",
-                ("sudokustudio.sudoku.warm:warm_up",)),
+                ("sudokustudio.sudoku.warm:warm_up",), kernels_hint=83),
+    # the weighted sampler draws grids with the estimators' kernels; difficulty includes the W-rating
     KernelGroup("generators", "generators",
                 ("sudokustudio.sudoku.generators:warm_up", "sudokustudio.sudoku.weighted:warm_up",
-                 "sudokustudio.sudoku.difficulty:warm_up"), after=("solver",)),
+                 "sudokustudio.sudoku.difficulty:warm_up"), after=("solver", "estimators", "rating"),
+                kernels_hint=150),
     KernelGroup("estimators", "estimators",
-                ("sudokustudio.sudoku.estimators:warm_up",), after=("solver",)),
+                ("sudokustudio.sudoku.estimators:warm_up",), after=("solver",), kernels_hint=96),
     KernelGroup("ua", "unavoidable sets",
-                ("sudokustudio.sudoku.unavoidable:warm_up",), after=("solver",)),
+                ("sudokustudio.sudoku.unavoidable:warm_up",), after=("solver",), kernels_hint=79),
     KernelGroup("rating", "W-rating",
-                ("sudokustudio.sudoku.rating:warm_up",), after=("solver",)),
+                ("sudokustudio.sudoku.rating:warm_up",), after=("solver",), kernels_hint=40),
     KernelGroup("survo-atlas", "Survo atlas",
-                ("sudokustudio.survo.atlas:warm_up",), after=("survo-solve",)),
+                ("sudokustudio.survo.atlas:warm_up",), after=("survo-solve",), kernels_hint=94),
 )}
 
 

@@ -137,11 +137,15 @@ class CompileLauncher:
 
     # ------------------------------------------------------------- scheduling
     def _next_group(self) -> str | None:
+        """The first queued group (wanted ones first) none of whose ``after`` groups is
+        compiling now, nor, when several processes run at once, still queued."""
         busy = set(self._running)
         front = getattr(self, "_front", set())
         for g in self._queue:
-            deps = [d for d in GROUPS[g].after if d in self._queue or d in busy]
-            if g in front or not deps:
+            deps = GROUPS[g].after
+            if any(d in busy for d in deps):
+                continue
+            if g in front or self.max_procs == 1 or not any(d in self._queue for d in deps):
                 return g
         return None
 
