@@ -188,3 +188,38 @@ def test_action_waits_for_its_kernels_then_runs(qtbot):
         assert ran == [1, 2]
     finally:
         set_readiness(old)
+
+
+def test_survo_hint_waits_for_its_kernels_then_completes(qtbot, settings):
+    """Hint on a board whose solver kernels are not ready: 'preparing (compiling
+    kernels)' in the status bar, nothing runs; once the group is ready the solve runs
+    and the hint appears."""
+    from PySide6.QtWidgets import QMainWindow
+
+    from sudokustudio.ui.kernels import KernelStatusWidget
+    from sudokustudio.ui.survo_tab import SurvoTab
+
+    r = KernelReadiness(["survo-solve", "survo-generate"], ready=False)
+    old = set_readiness(r)
+    try:
+        win = QMainWindow()
+        qtbot.addWidget(win)
+        status = KernelStatusWidget(win)
+        win.statusBar().addPermanentWidget(status)
+        tab = SurvoTab(settings)
+        win.setCentralWidget(tab)
+        win.show()
+        tab.load_example("worked_example.mat")      # the board works at once
+        tab.request_swap(1, 2)
+        assert len(tab.board.swaps) == 1
+        tab.show_hint()
+        qtbot.wait(200)
+        assert tab.solutions is None and tab.hint_label.text() == ""
+        assert "Hint and Solve: preparing (compiling kernels)" in " ".join(
+            w.text.text() for w in status.findChildren(type(status._pending[0].indicator)))
+        r.mark_ready("survo-solve")
+        qtbot.waitUntil(lambda: tab.hint_label.text().startswith("Mate in"), timeout=120000)
+        assert tab.solution_count == 1
+        tab.shutdown()
+    finally:
+        set_readiness(old)

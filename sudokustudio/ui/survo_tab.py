@@ -530,7 +530,9 @@ class SurvoTab(QWidget):
         if self.solutions is not None:
             fn()
         else:
-            self._status("Solving…")
+            from sudokustudio.kernels import is_ready
+
+            self._status("Solving…" if is_ready(("survo-solve",)) else "Preparing (compiling kernels)…")
             self._after_solve.append(fn)
 
     def show_hint(self) -> None:
