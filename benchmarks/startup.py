@@ -14,7 +14,8 @@ uses what both the old and the new window have (``kernels ready``: the old
 window's in-process warm-up thread, or the new readiness model).
 
 Figures: seconds of wall time from the start of the child process (``t_*``),
-the window's own CPU seconds and its compile processes' CPU seconds.
+the window's own CPU seconds and its compile processes' CPU seconds;
+``top_stalls_s_at_t``: the five longest stalls and when each ended.
 """
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ survo, gens = tabs["SurvoTab"], tabs["GeneratorsTab"]
 stalls, last = [], [time.perf_counter()]
 def tick():
     t = time.perf_counter()
-    stalls.append(t - last[0] - 0.010)
+    stalls.append((t - last[0] - 0.010, t - T0))
     last[0] = t
 timer = QTimer(); timer.setInterval(10); timer.timeout.connect(tick); timer.start()
 
@@ -99,6 +100,12 @@ def step():
         res["t_all_kernels_ready"] = now()
     if state["step"] == "kernels" and "t_all_kernels_ready" in res:
         state["step"] = "done"
+        try:
+            from sudokustudio.kernels.listener import compiled_names, compiles_here
+            res["compiles_in_window_process"] = compiles_here()
+            res["compiled_in_window_process"] = sorted(set(compiled_names()))[:20]
+        except ImportError:
+            pass
         app.quit()
     elif now() > float(sys.argv[2]):
         res["timed_out_at_step"] = state["step"]
@@ -108,14 +115,9 @@ driver = QTimer(); driver.setInterval(20); driver.timeout.connect(step); driver.
 app.exec()
 timer.stop()
 big = sorted(stalls, reverse=True)
-res["longest_stall_s"] = round(big[0], 3) if big else None
-res["stalls_over_100ms"] = sum(1 for x in stalls if x > 0.1)
-res["top_stalls_s"] = [round(x, 3) for x in big[:5]]
-try:
-    from sudokustudio.kernels import readiness
-    res["compiles_in_window_process"] = readiness().compiles_here
-except ImportError:
-    pass
+res["longest_stall_s"] = round(big[0][0], 3) if big else None
+res["stalls_over_100ms"] = sum(1 for x, _ in stalls if x > 0.1)
+res["top_stalls_s_at_t"] = [[round(x, 3), round(t, 2)] for x, t in big[:5]]
 ru, rc = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
 res["window_cpu_s"] = round(ru.ru_utime + ru.ru_stime, 2)
 res["compile_processes_cpu_s"] = round(rc.ru_utime + rc.ru_stime, 2)

@@ -45,10 +45,17 @@ import numpy as np
 from kernel_fixture import tiny_sum
 value = int(tiny_sum(np.arange(5, dtype=np.int64)))
 hits = sum(tiny_sum.stats.cache_hits.values())
+
+def _listener_sees():
+    # the count above is not vacuous: a kernel compiled here now is counted
+    from numba import njit
+    before = readiness().compiles_here
+    njit(lambda x: x + 1)(1)
+    return readiness().compiles_here - before
 print(json.dumps({"ready": readiness().all_ready(), "state": readiness().state("tiny").state,
                   "cached": readiness().state("tiny").cached, "compiles_here": readiness().compiles_here,
                   "value": value, "cache_hits": hits, "label": win.kernel_label.text(),
-                  "events": win.compile_launcher.events}))
+                  "events": win.compile_launcher.events, "listener_sees": _listener_sees()}))
 win.close()
 """
 
@@ -72,6 +79,7 @@ def test_window_process_never_compiles(tmp_path):
     assert first["compiles_here"] == 0
     assert first["cache_hits"] == 1
     assert first["label"] == "Kernels ready"
+    assert first["listener_sees"] == 1
     # next start: the stamp says cached, no compile process at all
     second = _run_window(tmp_path, env)
     assert second["cached"] and second["events"] == [] and second["compiles_here"] == 0

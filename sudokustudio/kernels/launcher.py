@@ -260,7 +260,7 @@ def start_background_compile(groups=None, **kw) -> CompileLauncher:
 
     r = KernelReadiness(groups or GROUPS, ready=False)
     previous = set_readiness(r)
-    install_compile_logger(r)
+    install_compile_logger()
     launcher = CompileLauncher(r, **kw)
     launcher.previous_readiness = previous   # restored by finish_background_compile
     launcher.start()

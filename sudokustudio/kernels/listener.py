@@ -1,54 +1,54 @@
 """Count and log every kernel numba still compiles in this process.
 
 The window's process should only load kernels from the cache; a compile here
-(a cache miss: a new argument type, a group missing from a warm function, an
-unusable cache) holds the GIL and stalls the UI.  ``install_compile_logger``
-makes each one visible: a log warning with the kernel's name and seconds, and
-the count in ``KernelReadiness.compiles_here``.
+(a cache miss: a new argument type, a kernel missing from its group's warm
+function, an unusable cache) holds the GIL and stalls the UI.
+``install_compile_logger`` makes each one visible: a log warning with the
+kernel's name and seconds, and the process-wide count ``compiles_here()``
+(also in ``KernelReadiness.summary()``).  Light to import: numba only when
+installing.
 """
 from __future__ import annotations
 
 import logging
+import threading
 import time
 
 log = logging.getLogger("sudokustudio.kernels.compiles")
-_installed: list = []
+_lock = threading.Lock()
+_state = {"installed": False, "count": 0, "names": []}
 
 
-def install_compile_logger(readiness=None) -> None:
-    """Install the numba:compile listener once per process (later calls re-point it)."""
+def install_compile_logger() -> None:
+    """Install the numba:compile listener once per process."""
+    with _lock:
+        if _state["installed"]:
+            return
+        _state["installed"] = True
     from numba.core import event as ev
 
-    from sudokustudio.kernels.readiness import readiness as current
-
-    if _installed:
-        _installed[0].target = readiness
-        return
-
     class CompileLogger(ev.Listener):
-        target = readiness
-        depth = 0
-
         def on_start(self, event):
-            self.depth += 1
             event.data["_t0"] = time.perf_counter()
 
         def on_end(self, event):
-            self.depth -= 1
-            r = self.target or current()
-            r.compiles_here += 1
             fn = getattr(event.data.get("dispatcher"), "py_func", None)
             name = f"{getattr(fn, '__module__', '?')}.{getattr(fn, '__qualname__', '?')}"
             secs = time.perf_counter() - event.data.get("_t0", time.perf_counter())
+            with _lock:
+                _state["count"] += 1
+                _state["names"].append(name)
             log.warning("numba compiled %s in this process (%.2f s): its kernel group was not cached",
                         name, secs)
 
-    listener = CompileLogger()
-    ev.register("numba:compile", listener)
-    _installed.append(listener)
+    ev.register("numba:compile", CompileLogger())
 
 
 def compiles_here() -> int:
-    from sudokustudio.kernels.readiness import readiness
+    """Kernels compiled in this process since the logger was installed."""
+    return _state["count"]
 
-    return readiness().compiles_here
+
+def compiled_names() -> list[str]:
+    with _lock:
+        return list(_state["names"])

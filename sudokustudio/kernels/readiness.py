@@ -65,7 +65,6 @@ class KernelReadiness:
         self._groups = {g: GroupState(g, READY if ready else PENDING) for g in groups}
         self._listeners: list[Callable[[str | None], None]] = []
         self._request_hooks: list[Callable[[tuple[str, ...]], None]] = []
-        self.compiles_here = 0         # set by the compile-event listener (see listener.py)
 
     # ------------------------------------------------------------- queries
     def groups(self) -> tuple[str, ...]:
@@ -104,6 +103,13 @@ class KernelReadiness:
                     "failed": {g.name: g.error for g in gs if g.state == FAILED},
                     "notes": {g.name: g.error for g in gs if g.error and g.state != FAILED},
                     "compiles_here": self.compiles_here}
+
+    @property
+    def compiles_here(self) -> int:
+        """Kernels compiled in this process since the compile logger was installed."""
+        from sudokustudio.kernels.listener import compiles_here
+
+        return compiles_here()
 
     def all_ready(self) -> bool:
         return self.is_ready(self.groups())
