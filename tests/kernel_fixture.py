@@ -27,3 +27,9 @@ def crash_in_helper() -> None:
     if "--group" in sys.argv:
         os._exit(3)
     warm()
+
+
+def slow() -> None:
+    import time
+
+    time.sleep(60)

@@ -231,3 +231,44 @@ def test_survo_hint_waits_for_its_kernels_then_completes(qtbot, settings):
         tab.shutdown()
     finally:
         set_readiness(old)
+
+
+PARENT = r"""
+import sys, time
+from sudokustudio.kernels import KernelReadiness
+from sudokustudio.kernels.launcher import CompileLauncher
+launcher = CompileLauncher(KernelReadiness(["slow"], ready=False), check_cache=False)
+launcher.start()
+while not any(e["event"] == "hello" for e in launcher.events):  # sent after its parent-death signal is set
+    time.sleep(0.05)
+print(launcher.events[0]["pid"], flush=True)
+time.sleep(120)
+"""
+
+
+def test_compile_process_ends_with_the_app(tmp_path):
+    """A window killed with -9 leaves no compile process behind."""
+    import signal
+
+    env = _env(tmp_path / "numba-cache", {"slow": ["kernel_fixture:slow"]})
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        child = int(parent.stdout.readline())
+        os.kill(parent.pid, signal.SIGKILL)
+        parent.wait(10)
+        t0 = time.monotonic()
+        while time.monotonic() - t0 < 10:
+            try:
+                os.kill(child, 0)
+            except ProcessLookupError:
+                break
+            with open(f"/proc/{child}/stat") as f:
+                if f.read().rsplit(")", 1)[1].split()[0] == "Z":  # a zombie: ended, not reaped
+                    break
+            time.sleep(0.1)
+        else:
+            os.kill(child, signal.SIGKILL)
+            pytest.fail("the compile process outlived the app")
+    finally:
+        if parent.poll() is None:
+            parent.kill()

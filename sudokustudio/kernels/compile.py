@@ -41,6 +41,23 @@ def set_low_priority(level: str) -> None:
             pass
 
 
+def die_with_parent() -> None:
+    """Linux: end this process when the app that started it ends (even by a crash or a
+    kill), so no compile process outlives the window."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        parent = os.getppid()
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, int(signal.SIGTERM), 0, 0, 0)  # PR_SET_PDEATHSIG
+        if os.getppid() != parent:   # the parent died before prctl
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass
+
+
 class _Emitter:
     def __init__(self, stream):
         self.stream = stream
@@ -147,8 +164,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--group", action="append", required=True, help="kernel group (repeat for several)")
     ap.add_argument("--priority", choices=("idle", "nice", "normal"), default="normal",
                     help="idle: SCHED_IDLE and nice 19 (the app's background compiles); nice: nice 19")
+    ap.add_argument("--die-with-parent", action="store_true", help="end when the starting process ends")
     args = ap.parse_args(argv)
     groups = list(check_groups(args.group))
+    if args.die_with_parent:
+        die_with_parent()
     set_low_priority(args.priority)
     # events go to the real stdout; anything a warm function prints goes to stderr
     out = os.fdopen(os.dup(sys.stdout.fileno()), "w", buffering=1)

@@ -42,7 +42,7 @@ def default_procs() -> int:
 
 def compile_command(groups: list[str], priority: str) -> list[str]:
     """The command line of a compile process (a frozen app runs itself with a flag)."""
-    args = [a for g in groups for a in ("--group", g)] + ["--priority", priority]
+    args = [a for g in groups for a in ("--group", g)] + ["--priority", priority, "--die-with-parent"]
     if getattr(sys, "frozen", False):
         return [sys.executable, "--compile-kernels", *args]
     return [sys.executable, "-m", "sudokustudio.kernels", *args]
@@ -252,9 +252,10 @@ class CompileLauncher:
 
 
 
-def start_background_compile(groups=None, **kw) -> CompileLauncher:
+def start_background_compile(groups=None, defer: bool = False, **kw) -> CompileLauncher:
     """For the window: a fresh readiness (nothing ready until checked), the compile-event
-    logger, and the launcher, started.  Returns the launcher (``stop()`` it on exit)."""
+    logger, and the launcher, started (``defer``: the caller calls ``start()`` later).
+    Returns the launcher (``finish_background_compile`` it on exit)."""
     from sudokustudio.kernels.listener import install_compile_logger
     from sudokustudio.kernels.readiness import set_readiness
 
@@ -263,7 +264,8 @@ def start_background_compile(groups=None, **kw) -> CompileLauncher:
     install_compile_logger()
     launcher = CompileLauncher(r, **kw)
     launcher.previous_readiness = previous   # restored by finish_background_compile
-    launcher.start()
+    if not defer:
+        launcher.start()
     return launcher
 
 

@@ -33,7 +33,8 @@ class MainWindow(QMainWindow):
         if warm_up:
             from sudokustudio.kernels.launcher import start_background_compile
 
-            self.compile_launcher = start_background_compile(kernel_groups)
+            # started before the tabs are built: actions that come early still wait for it
+            self.compile_launcher = start_background_compile(kernel_groups, defer=True)
         self.settings = settings or QSettings(ORG, APP)
         self.setWindowTitle(f"{APP} {__version__}")
         self.tabs = QTabWidget()
@@ -57,6 +58,9 @@ class MainWindow(QMainWindow):
         idx = self.settings.value("main/tab", 0, int)
         if 0 <= idx < self.tabs.count():
             self.tabs.setCurrentIndex(idx)
+        if self.compile_launcher is not None:
+            # the cache check (hashing the kernel sources) after the window is built, not during
+            self.compile_launcher.start()
 
     # ----------------------------------------------------------------- menus
     def _build_menus(self) -> None:
