@@ -194,6 +194,16 @@ def test_action_waits_for_its_kernels_then_runs(qtbot):
         # ready groups: the action runs at once
         when_kernels_ready(["ua"], lambda: ran.append(2), page, "Harvest")
         assert ran == [1, 2]
+        # a dialog without the status line shows the indicator in itself
+        from PySide6.QtWidgets import QDialog
+
+        dlg = QDialog()
+        qtbot.addWidget(dlg)
+        dlg.show()
+        pending = when_kernels_ready(["solver"], lambda: ran.append(3), dlg, "Rate")
+        assert pending.indicator.window() is dlg and pending.indicator.isVisible()
+        r.mark_ready("solver")
+        qtbot.waitUntil(lambda: ran == [1, 2, 3], timeout=5000)
     finally:
         set_readiness(old)
 

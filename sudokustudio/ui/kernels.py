@@ -131,6 +131,15 @@ def when_kernels_ready(groups: Iterable[str], fn: Callable[[], object], parent: 
     status = _status_widget(parent)
     if status is not None:
         status.show_pending(pa)
+    elif isinstance(parent, QWidget):
+        # a window without the kernel status line (a dialog): the indicator floats at its bottom
+        win = parent.window()
+        pa.indicator = KernelBusyIndicator(groups, label, win, model)
+        pa.indicator.setAutoFillBackground(True)
+        pa.indicator.adjustSize()
+        pa.indicator.move(8, max(0, win.height() - pa.indicator.height() - 8))
+        pa.indicator.show()
+        pa.indicator.raise_()
     model.request(groups)
     return pa
 
