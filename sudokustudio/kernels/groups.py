@@ -27,11 +27,12 @@ class KernelGroup:
     warm: tuple[str, ...]           # "module:function"
     after: tuple[str, ...] = ()     # compile these first (shared kernels), if they are pending
     kernels_hint: int | None = None  # compiles counted on a cold cache (progress bar until measured here)
+    preload: bool = False            # the window loads these kernels on a background thread once cached
 
 
 GROUPS: dict[str, KernelGroup] = {g.name: g for g in (
     KernelGroup("survo-solve", "Survo hint and solve",
-                ("sudokustudio.survo.warm:warm_solve",), kernels_hint=84),
+                ("sudokustudio.survo.warm:warm_solve",), kernels_hint=84, preload=True),
     KernelGroup("survo-generate", "Survo new puzzle",
                 ("sudokustudio.survo.warm:warm_generate",), after=("survo-solve",), kernels_hint=94),
     KernelGroup("solver", "Sudoku solver",

@@ -51,8 +51,11 @@ def compile_command(groups: list[str], priority: str) -> list[str]:
 class CompileLauncher:
     def __init__(self, readiness: KernelReadiness, groups=None, max_procs: int | None = None,
                  priority: str | None = None, env: dict | None = None, fallback: bool = True,
-                 check_cache: bool = True):
-        """``check_cache=False``: compile every group without looking at stamps (tests)."""
+                 check_cache: bool = True, preload: bool = False):
+        """``check_cache=False``: compile every group without looking at stamps (tests).
+        ``preload``: initialise numba and load the kernels of the groups marked ``preload``
+        on a background thread of this process once they are cached, so the first action
+        does not load them on the UI thread (the window)."""
         self.readiness = readiness
         self.groups = [g for g in (groups or readiness.groups()) if g in GROUPS]
         self.max_procs = max_procs or default_procs()
@@ -60,6 +63,8 @@ class CompileLauncher:
         self.env = env
         self.fallback = fallback
         self.check_cache = check_cache
+        self.preload = preload
+        self._preloaded: set[str] = set()
         self._lock = threading.Lock()
         self._queue: list[str] = []
         self._running: dict[str, subprocess.Popen] = {}
@@ -97,6 +102,9 @@ class CompileLauncher:
                     self.readiness.mark_ready(g, cached=True)
                 else:
                     todo.append(g)
+            if self.preload:
+                self.readiness.add_listener(self._maybe_preload)
+                threading.Thread(target=self._preload, args=(None,), name="kernel-preload", daemon=True).start()
         except Exception as exc:  # no usable cache at all: compile here, in the background
             log.warning("kernel cache unusable: %s", exc)
             for g in self.groups:
@@ -243,6 +251,34 @@ class CompileLauncher:
                                                   f"then in the app: {type(exc).__name__}: {exc}")
             else:
                 self.readiness.update(group, state="ready")
+
+    # ------------------------------------------------------------- preload
+    def _maybe_preload(self, group) -> None:
+        if group in GROUPS and GROUPS[group].preload and group not in self._preloaded \
+                and self.readiness.state(group).state == "ready":
+            threading.Thread(target=self._preload, args=(group,), name="kernel-preload", daemon=True).start()
+
+    def _preload(self, group: str | None) -> None:
+        """numba's one-time set-up (its typing and lowering registries, ~0.6 CPU-s on the
+        first kernel of a process) and the cached kernels of ``group``, off the UI thread."""
+        import importlib
+
+        try:
+            from numba.core.registry import cpu_target
+
+            cpu_target.target_context.refresh()
+            groups = [group] if group else [g for g in self.groups if GROUPS[g].preload
+                                             and self.readiness.state(g).state == "ready"]
+            for g in groups:
+                with self._lock:
+                    if g in self._preloaded:
+                        continue
+                    self._preloaded.add(g)
+                for name in GROUPS[g].warm:
+                    mod, _, fn = name.partition(":")
+                    getattr(importlib.import_module(mod), fn)()
+        except Exception:  # an optimisation only: the action loads them itself
+            log.exception("preloading kernels failed")
 
     def pending(self) -> list[str]:
         with self._lock:

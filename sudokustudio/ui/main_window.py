@@ -34,7 +34,7 @@ class MainWindow(QMainWindow):
             from sudokustudio.kernels.launcher import start_background_compile
 
             # started before the tabs are built: actions that come early still wait for it
-            self.compile_launcher = start_background_compile(kernel_groups, defer=True)
+            self.compile_launcher = start_background_compile(kernel_groups, defer=True, preload=True)
         self.settings = settings or QSettings(ORG, APP)
         self.setWindowTitle(f"{APP} {__version__}")
         self.tabs = QTabWidget()
