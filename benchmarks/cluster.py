@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sudokustudio.jobs.local import run_local  # noqa: E402
+from sudokustudio.jobs.run import run_batches  # noqa: E402
 from sudokustudio.sudoku.estimators import GridCountJob  # noqa: E402
 
 # Jobs must live in importable modules (not in this script): see jobs.dask.stream_batches.
@@ -32,9 +32,9 @@ def main() -> int:
     from sudokustudio.jobs.dask import close_client, connect, run_dask
 
     job = GridCountJob(box="3x3", method="fc", samples_per_batch=args.samples)
-    run_local(job, 1, 2, workers=1)  # compile (and cache) the kernels first
+    run_batches(job, 1, 2, workers=1)  # compile (and cache) the kernels first
     t0 = time.perf_counter()
-    local = run_local(job, 7, args.batches, workers=2)
+    local = run_batches(job, 7, args.batches, workers=2)
     t_local = time.perf_counter() - t0
     per_batch = t_local * 2 / args.batches
     print(f"thread runner, 2 threads: {args.batches / t_local:7.1f} batches/s  (~{1000 * per_batch:.0f} ms per batch)")

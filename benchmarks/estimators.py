@@ -17,7 +17,7 @@ import math
 import sys
 import time
 
-from sudokustudio.jobs.local import run_local
+from sudokustudio.jobs.run import run_batches
 from sudokustudio.sudoku import estimators as E
 
 SEED000_SUBSETS = {20: 0.3606, 21: 0.1155, 22: 0.0542, 23: 0.0280, 24: 0.0194, 25: 0.0173, 26: 0.0215,
@@ -29,7 +29,7 @@ def _run(job, seed, n_batches=None, seconds=None, threads=2):
     job.warm_up()
     job.run_batch(0, 1)  # compile the exact signature before timing
     c0, t0 = time.process_time(), time.perf_counter()
-    out = run_local(job, seed, n_batches, workers=threads, seconds=seconds)
+    out = run_batches(job, seed, n_batches, workers=threads, seconds=seconds)
     return out, time.perf_counter() - t0, time.process_time() - c0
 
 

@@ -16,7 +16,7 @@ import argparse
 import math
 import time
 
-from sudokustudio.jobs.local import run_local
+from sudokustudio.jobs.run import run_batches
 from sudokustudio.sudoku.generators import GeneratorJob, describe_result, ua_pool
 from sudokustudio.sudoku.weighted import WeightedSubsetsJob
 
@@ -24,10 +24,9 @@ SEED002 = {"top-down": (24.38, 1.12), "bottom-up": (23.87, 1.08), "controlled-bi
 
 
 def timed(job, seed, n_batches=None, stop_at=None, threads=2):
-    stop = None if stop_at is None else (lambda t: t.count >= stop_at)
     job.warm_up()
     c0, t0 = time.process_time(), time.perf_counter()
-    out = run_local(job, seed, n_batches, workers=threads, stop_when=stop)
+    out = run_batches(job, seed, n_batches, units=stop_at, workers=threads)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     if out.errors:
         raise RuntimeError(out.errors)

@@ -20,7 +20,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sudokustudio.jobs.local import run_local  # noqa: E402
+from sudokustudio.jobs.run import run_batches  # noqa: E402
 from sudokustudio.sudoku.grid import read_puzzles  # noqa: E402
 from sudokustudio.sudoku.rating import (SEED002_RAW_PERCENT, SEED002_REAL_PERCENT, RatingJob,  # noqa: E402
                                         brt_batch_kernel, correction_factor, w_distribution)
@@ -59,7 +59,7 @@ def main() -> int:
     job.warm_up()
     t0 = time.perf_counter()
     cpu0 = time.process_time()
-    out = run_local(job, 0, job.n_batches(), workers=args.threads)
+    out = run_batches(job, 0, job.n_batches(), workers=args.threads)
     secs = time.perf_counter() - t0
     cpu = time.process_time() - cpu0
     ratings, cands_w = job.arrays(out.total)

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 from pathlib import Path
 
-import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudokustudio.core.batch import BatchJob  # noqa: E402
-from sudokustudio.jobs.local import run_local  # noqa: E402
+from sudokustudio.jobs.run import run_batches  # noqa: E402
 from sudokustudio.sudoku.grid import read_puzzles  # noqa: E402
 from sudokustudio.sudoku.solver import count_solutions_batch  # noqa: E402
 
@@ -51,12 +49,12 @@ def main() -> None:
     ap.add_argument("--chunk", type=int, default=400)
     args = ap.parse_args()
     job = SolveChunksJob(args.chunk)
-    run_local(job, 1, 4, workers=2)  # compile
+    run_batches(job, 1, 4, workers=2)  # compile
     rates = {}
     for workers in (1, 2):
         best = 0.0
         for _ in range(3):
-            out = run_local(job, 1, args.batches, workers=workers)
+            out = run_batches(job, 1, args.batches, workers=workers)
             assert out.total == args.batches * args.chunk
             best = max(best, out.batches / out.seconds)
         rates[workers] = best

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sudokustudio.jobs.local import run_local  # noqa: E402
+from sudokustudio.jobs.run import run_batches  # noqa: E402
 from sudokustudio.survo.atlas import SurvoAtlasJob, compare_with_seed, warm_up, write_atlas  # noqa: E402
 
 
@@ -36,7 +36,7 @@ def main(argv=None) -> int:
         m, n = (int(x) for x in size.lower().split("x"))
         job = SurvoAtlasJob(m, n)
         t0 = time.perf_counter()
-        out = run_local(job, 0, job.n_batches(), workers=args.threads)
+        out = run_batches(job, 0, job.n_batches(), workers=args.threads)
         wall = time.perf_counter() - t0
         tot = out.total
         cmp = compare_with_seed(tot)

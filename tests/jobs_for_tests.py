@@ -52,3 +52,34 @@ class GridGuessesJob(BatchJob):
 
     def describe(self, total):
         return {"n": total["moments"].n, "mean_guesses": total["moments"].mean}
+
+
+class SleepJob(BatchJob):
+    """Batches that only wait: ``seconds`` each, polling the run's cancel flag every
+    ``poll`` seconds when ``poll`` > 0 (like a long kernel), else not at all.
+    The result counts the batches and sums their indices."""
+
+    kind = "test-sleep"
+
+    def __init__(self, seconds: float = 0.1, poll: float = 0.0):
+        super().__init__(seconds=seconds, poll=poll)
+        self.seconds, self.poll = seconds, poll
+
+    def run_batch(self, batch_index, seed):
+        from sudokustudio.core.batch import cancel_flag, check_cancelled
+
+        flag = cancel_flag()
+        end = time.monotonic() + self.seconds
+        while time.monotonic() < end:
+            if self.poll > 0:
+                check_cancelled(flag)
+                time.sleep(min(self.poll, max(0.0, end - time.monotonic())))
+            else:
+                time.sleep(max(0.0, end - time.monotonic()))
+        return {"n": 1, "index_sum": batch_index}
+
+    def merge(self, a, b):
+        return {"n": a["n"] + b["n"], "index_sum": a["index_sum"] + b["index_sum"]}
+
+    def empty(self):
+        return {"n": 0, "index_sum": 0}

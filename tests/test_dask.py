@@ -7,7 +7,6 @@ kernels from numba's cache instead of compiling them twice in parallel.
 import dataclasses
 import os
 import signal
-import threading
 import time
 from pathlib import Path
 
@@ -20,8 +19,9 @@ from jobs_for_tests import GridGuessesJob  # noqa: E402
 from sudokustudio.core.batch import BatchJob  # noqa: E402
 from sudokustudio.core.rng import seed_state, shuffle_inplace  # noqa: E402
 from sudokustudio.jobs import dask as jobs_dask  # noqa: E402
-from sudokustudio.jobs.dask import ClusterError, normalise_address, run_dask  # noqa: E402
-from sudokustudio.jobs.local import run_local  # noqa: E402
+from sudokustudio.jobs.dask import ClusterError, normalise_address  # noqa: E402
+from sudokustudio.jobs.executors import DaskExecutor  # noqa: E402
+from sudokustudio.jobs.run import run_batches  # noqa: E402
 from sudokustudio.sudoku.grids import random_grid_kernel  # noqa: E402
 from sudokustudio.sudoku.solver import count_solutions_kernel  # noqa: E402
 
@@ -105,23 +105,29 @@ def project_jobs():
     return jobs
 
 
+def run_dask(job, seed, n=None, *, client, **kw):
+    """The same run model, with the batches on the cluster."""
+    return run_batches(job, seed, n, executor=DaskExecutor(client), **kw)
+
+
 def test_local_cluster_gives_the_thread_runners_totals(cluster_client):
     for job, n in [(HoleCountJob(), 16), (GridGuessesJob(grids=6), 12)] + [(j, 6) for j in project_jobs()]:
-        reference = run_local(job, 2026, n, workers=2)
+        reference = run_batches(job, 2026, n, workers=2)
         seen = []
-        out = run_dask(job, 2026, n, client=cluster_client, on_result=lambda i, r, m: seen.append(i))
+        out = run_dask(job, 2026, n, client=cluster_client,
+                       listener=lambda e, run: e == "batch" and seen.append(run.last_batch[0]))
         assert out.errors == []
         assert out.batches == n and sorted(seen) == list(range(n))
         same_totals(out.total, reference.total)
     other_seed = run_dask(HoleCountJob(), 2027, 16, client=cluster_client).total
-    assert other_seed["row_sum"] != run_local(HoleCountJob(), 2026, 16).total["row_sum"]
+    assert other_seed["row_sum"] != run_batches(HoleCountJob(), 2026, 16).total["row_sum"]
 
 
 def test_the_scheduler_address_path_and_execute(cluster_client):
     from sudokustudio.commands.common import execute
 
     job = HoleCountJob(grids=4)
-    reference = run_local(job, 7, 8, workers=1)
+    reference = run_batches(job, 7, 8, workers=1)
     address = cluster_client.scheduler.address
     assert address.startswith("tcp://")
     out = execute(job, 7, n_batches=8, scheduler=address)  # what `--scheduler ADDRESS` does
@@ -150,12 +156,12 @@ def test_cli_scheduler_option_gives_the_same_estimate(cluster_client, capsys):
 def test_killed_worker_batches_run_elsewhere_and_count_once(cluster_client, tmp_path):
     job = HoleCountJob(grids=4, sleep=0.15, log_dir=str(tmp_path))
     n = 24
-    reference = run_local(HoleCountJob(grids=4), 99, n, workers=2)
+    reference = run_batches(HoleCountJob(grids=4), 99, n, workers=2)
     pids = set(cluster_client.run(os.getpid).values())
     killed: list[tuple[int, int]] = []  # (pid, batch it was running)
 
-    def kill_a_busy_worker(idx, res, merger):
-        if killed or merger.count < 4:
+    def kill_a_busy_worker(event, run):
+        if event != "batch" or killed or run.batches_done < 4:
             return
         for _ in range(100):  # find a worker in the middle of a batch
             running = [(int(p.name.split(".")[1]), int(p.name.split(".")[0])) for p in tmp_path.glob("*.start")
@@ -168,7 +174,7 @@ def test_killed_worker_batches_run_elsewhere_and_count_once(cluster_client, tmp_
                 return
             time.sleep(0.01)
 
-    out = run_dask(job, 99, n, client=cluster_client, on_result=kill_a_busy_worker)
+    out = run_dask(job, 99, n, client=cluster_client, listener=kill_a_busy_worker)
     assert killed, "no worker was caught running a batch"
     pid = killed[0][0]
     started = {int(p.name.split(".")[0]) for p in tmp_path.glob(f"*.{pid}.start")}
@@ -185,19 +191,18 @@ def test_killed_worker_batches_run_elsewhere_and_count_once(cluster_client, tmp_
 
 def test_limits_cancel_and_failed_batches(cluster_client):
     job = HoleCountJob(grids=2, sleep=0.02)
-    out = run_dask(job, 5, None, client=cluster_client, stop_when=lambda t: len(t["batches"]) >= 6)
+    out = run_dask(job, 5, None, client=cluster_client, units=6)  # HoleCountJob counts batches
     assert out.batches >= 6 and out.total["batches"] == list(range(out.batches))
     out = run_dask(job, 5, None, client=cluster_client, seconds=0.5)
     assert out.batches > 0 and out.total["batches"] == list(range(out.batches))
-    cancel = threading.Event()
-    out = run_dask(job, 5, 500, client=cluster_client, cancel=cancel,
-                   on_result=lambda i, r, m: m.count >= 3 and cancel.set())
+    out = run_dask(job, 5, 500, client=cluster_client,
+                   listener=lambda e, run: e == "batch" and run.batches_done >= 3 and run.stop())
     assert out.cancelled and 3 <= out.batches < 500
-    assert out.total["batches"] == list(range(out.batches))
+    assert sorted(out.total["batches"]) == out.total["batches"]
     out = run_dask(GridGuessesJob(grids=2, fail_at=2), 5, 30, client=cluster_client)
     assert len(out.errors) == 1 and out.errors[0].startswith("batch 2: RuntimeError: planned failure")
-    assert 2 not in out.total["batches"] and out.batches < 30
-    with pytest.raises(ValueError, match="unbounded"):
+    assert 2 not in out.total["batches"] and out.batches < 30 and out.status.value == "failed"
+    with pytest.raises(ValueError, match="needs a stop rule"):
         run_dask(job, 5, None, client=cluster_client)
 
 
@@ -211,74 +216,77 @@ def test_addresses_are_checked_and_unreachable_schedulers_named():
         jobs_dask.connect("127.0.0.1:9", timeout=1)
 
 
-# ---------------------------------------------------------------- the Qt runner
-def test_qt_dask_runner_merges_in_the_gui_thread_and_commits_to_the_store(qtbot, cluster_client, tmp_path):
+# ---------------------------------------------------------------- the window's runs
+def test_qt_run_on_the_cluster_merges_and_commits_to_the_store(qtbot, cluster_client, tmp_path):
     from PySide6.QtCore import QCoreApplication, QThread
 
-    from sudokustudio.jobs.qt import QtDaskRunner
+    from sudokustudio.jobs.qt import QtRun
+    from sudokustudio.jobs.run import Run, StopRules
     from sudokustudio.jobs.store import RunStore
 
     job, n = HoleCountJob(grids=4), 14
-    reference = run_local(job, 31, n, workers=2)
+    reference = run_batches(job, 31, n, workers=2)
     store = RunStore(tmp_path / "runs.sqlite3")
-    run_id = store.create_run(job, 31, target_batches=n)
-    runner = QtDaskRunner(job, 31, n, address="unused", client=cluster_client, store=store, run_id=run_id)
+    qrun = QtRun(Run(job, 31, StopRules(batches=n), store=store))
     gui_thread = QCoreApplication.instance().thread()
     arrivals = []
-    runner.batchFinished.connect(lambda i, r: arrivals.append((i, QThread.currentThread() is gui_thread)))
-    with qtbot.waitSignal(runner.finished, timeout=60000) as blocker:
-        runner.start()
-    assert blocker.args == [False] and runner.errors == []
+    qrun.batchDone.connect(lambda i, r: arrivals.append((i, QThread.currentThread() is gui_thread)))
+    with qtbot.waitSignal(qrun.finished, timeout=60000) as blocker:
+        qrun.start(DaskExecutor(cluster_client))
+    assert blocker.args == ["done"] and qrun.run.errors == []
     assert sorted(i for i, _ in arrivals) == list(range(n)) and all(ok for _, ok in arrivals)
-    assert runner.batches_done == n and runner.elapsed > 0
-    same_totals(runner.total(), reference.total)
-    stored, done, _ = store.load_results(run_id, job)
+    snap = qrun.snapshot()
+    assert snap.batches == n and snap.session_seconds > 0
+    same_totals(snap.total, reference.total)
+    stored, done, _ = store.load_results(qrun.run.run_id, job)
     assert done == set(range(n))
     same_totals(stored, reference.total)
     store.close()
 
 
-def test_qt_dask_runner_cancel_then_resume_gives_the_full_total(qtbot, cluster_client):
-    from sudokustudio.jobs.qt import QtDaskRunner
+def test_a_cluster_run_stopped_then_resumed_gives_the_full_total(qtbot, cluster_client):
+    from sudokustudio.jobs.qt import QtRun
+    from sudokustudio.jobs.run import Run, StopRules
 
     job, n = HoleCountJob(grids=2, sleep=0.05), 30
-    reference = run_local(HoleCountJob(grids=2), 8, n, workers=2)
-    runner = QtDaskRunner(job, 8, n, address="unused", client=cluster_client)
-    runner.batchFinished.connect(lambda i, r: runner.batches_done >= 4 and runner.cancel())
-    with qtbot.waitSignal(runner.finished, timeout=60000) as blocker:
-        runner.start()
-    assert blocker.args == [True] and 4 <= runner.batches_done < n
-    assert runner.total()["batches"] == list(range(runner.batches_done))
-    runner.batchFinished.disconnect()
-    with qtbot.waitSignal(runner.finished, timeout=60000) as blocker:
-        runner.start()  # resume: only the missing batches go out
-    assert blocker.args == [False]
-    same_totals(runner.total(), reference.total)
-    assert runner.wait(1000)
+    reference = run_batches(HoleCountJob(grids=2), 8, n, workers=2)
+    qrun = QtRun(Run(job, 8, StopRules(batches=n)))
+    ex = DaskExecutor(cluster_client)
+    qrun.batchDone.connect(lambda i, r: qrun.run.batches_done >= 4 and qrun.stop())
+    with qtbot.waitSignal(qrun.finished, timeout=60000) as blocker:
+        qrun.start(ex)
+    assert blocker.args == ["paused"] and 4 <= qrun.run.batches_done < n
+    qrun.batchDone.disconnect()
+    with qtbot.waitSignal(qrun.finished, timeout=60000) as blocker:
+        qrun.start(ex)  # resume: only the missing batches go out
+    assert blocker.args == ["done"]
+    same_totals(qrun.run.total, reference.total)
 
 
-def test_make_runner_follows_the_cluster_settings(qtbot, settings, monkeypatch):
-    import sys
+def test_window_executor_follows_the_cluster_settings(settings):
+    from sudokustudio.jobs.qt import cluster_address, window_executor, window_threads
 
-    from sudokustudio.jobs.qt import QtBatchRunner, QtDaskRunner, cluster_address, make_runner
-
-    job = HoleCountJob(grids=1)
-    assert isinstance(make_runner(job, 1, 2, settings=settings), QtBatchRunner)
+    assert window_executor(settings) is window_threads()
     settings.setValue("cluster/enabled", True)
     settings.setValue("cluster/address", "tcp://node1:8786")
     assert cluster_address(settings) == "tcp://node1:8786"
-    runner = make_runner(job, 1, 2, settings=settings, workers=2)
-    assert isinstance(runner, QtDaskRunner) and runner.address == "tcp://node1:8786"
-    # without Dask installed, the run fails with a message that says how to get it
-    monkeypatch.setitem(sys.modules, "sudokustudio.jobs.dask", None)
-    failures = []
-    runner.failed.connect(failures.append)
-    with qtbot.waitSignal(runner.finished, timeout=10000) as blocker:
-        runner.start()
-    assert blocker.args == [True]
-    assert len(failures) == 1 and "pip install 'sudokustudio[cluster]'" in failures[0]
+    ex = window_executor(settings)
+    assert isinstance(ex, DaskExecutor) and ex.address == "tcp://node1:8786"
     settings.setValue("cluster/enabled", False)
-    assert isinstance(make_runner(job, 1, 2, settings=settings), QtBatchRunner)
+    assert window_executor(settings) is window_threads()
+
+
+def test_a_cluster_run_without_dask_says_how_to_get_it(monkeypatch):
+    import sys
+
+    from sudokustudio.jobs.run import Run, StopRules
+
+    monkeypatch.setitem(sys.modules, "sudokustudio.jobs.dask", None)
+    run = Run(HoleCountJob(grids=1), 1, StopRules(batches=2))
+    run.start(DaskExecutor(address="tcp://node1:8786"))
+    assert run.wait(10)
+    assert run.status.value == "failed"
+    assert "pip install 'sudokustudio[cluster]'" in run.errors[-1]
 
 
 def test_jobs_defined_in_a_main_script_are_refused(cluster_client):

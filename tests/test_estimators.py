@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from sudokustudio.core.rng import seed_state
-from sudokustudio.jobs.local import run_local
+from sudokustudio.jobs.run import Run, StopRules, run_batches
 from sudokustudio.sudoku import minimal as M
 from sudokustudio.sudoku.estimators import (
     GRID_COUNTS, MINIMAL_METHODS, GridCountJob, MinimalsJob, rows_grid_g, sequential_grid_kernel,
@@ -32,21 +32,21 @@ def _within(job, total, exact, k=4.0):
 @pytest.mark.parametrize("method", ["crude", "ridder", "rows", "fc"])
 def test_4x4_grid_count_is_unbiased(method):
     job = GridCountJob("2x2", method, 20_000)
-    out = run_local(job, 11, 5, workers=2)
+    out = run_batches(job, 11, 5, workers=2)
     _within(job, out.total, 288)
 
 
 @pytest.mark.parametrize("method,batches,size", [("ridder", 4, 50_000), ("rows", 4, 10_000), ("fc", 2, 2000)])
 def test_6x6_grid_count_is_unbiased(method, batches, size):
     job = GridCountJob("2x3", method, size)
-    out = run_local(job, 12, batches, workers=2)
+    out = run_batches(job, 12, batches, workers=2)
     _within(job, out.total, 28_200_960)
 
 
 @pytest.mark.parametrize("method,batches,size", [("ridder", 8, 125_000), ("rows", 4, 2000), ("fc", 2, 500)])
 def test_9x9_grid_count_is_unbiased(method, batches, size):
     job = GridCountJob("3x3", method, size)
-    out = run_local(job, 13, batches, workers=2)
+    out = run_batches(job, 13, batches, workers=2)
     d = _within(job, out.total, 6_670_903_752_021_072_936_960)
     assert d["ci95"][0] < d["estimate"] < d["ci95"][1]
     assert 1.5 < d["rat"] <= 2.0
@@ -57,7 +57,7 @@ def test_crude_finds_nothing_beyond_4x4(box):
     # P(hit) is 2e-10 (6x6) and 6e-29 (9x9): the crude estimator's mean is
     # right but it needs ~1e12 / 1e31 samples, the point seed 003 makes
     job = GridCountJob(box, "crude", 50_000)
-    out = run_local(job, 1, 2, workers=2)
+    out = run_batches(job, 1, 2, workers=2)
     assert out.total.nonzero == 0 and job.describe(out.total)["estimate"] == 0
 
 
@@ -203,7 +203,7 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
 def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_minimals):
     kw = {"singletons": dict(c_lo=4, c_hi=6)}.get(method, {})
     job = MinimalsJob(method, "2x2", grids_per_batch=200, per_grid=4, **kw)
-    out = run_local(job, 21, 10, workers=2)
+    out = run_batches(job, 21, 10, workers=2)
     per_c = job.per_c(out.total)
     assert set(per_c) == {4, 5, 6}
     for c, v in per_c.items():
@@ -214,7 +214,7 @@ def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_mi
 def test_biased_grid_source_is_labelled_and_detectably_biased(exact_4x4_minimals):
     job = MinimalsJob("path", "2x2", grid_source="random", grids_per_batch=400)
     assert job.biased and job.describe(job.empty())["biased"]
-    out = run_local(job, 5, 10, workers=2)
+    out = run_batches(job, 5, 10, workers=2)
     v = job.per_c(out.total)[4]
     assert abs(v["estimate"] - exact_4x4_minimals[4]) > 4 * v["se"]
 
@@ -263,16 +263,15 @@ def test_cli_bad_input_is_one_clear_line(capsys):
 _WORKER = r"""
 import sys, time
 from sudokustudio.jobs.store import RunStore
-from sudokustudio.jobs.local import run_local
+from sudokustudio.jobs.run import Run, StopRules, run_batches
 from sudokustudio.sudoku.estimators import GridCountJob
 store = RunStore(sys.argv[1])
 job = GridCountJob("2x3", "ridder", 20000)
-rid = store.create_run(job, seed=77, name="killed", target_batches=400)
-def commit(idx, res, merger):
-    store.add_batch(rid, idx, job.encode(res))
-    print(idx, flush=True)
-    time.sleep(0.02)
-run_local(job, 77, 400, workers=2, on_result=commit)
+def listener(event, run):
+    if event == "batch":
+        print(run.batches_done, flush=True)
+        time.sleep(0.02)
+run_batches(job, 77, 400, workers=2, store=store, name="killed", listener=listener)
 """
 
 
@@ -293,18 +292,22 @@ def test_kill_9_during_a_run_then_resume_loses_nothing(tmp_path):
     assert seen >= 8, "the worker did not commit batches"
     store = RunStore(path)
     (info,) = store.runs()
+    assert info.status == "interrupted" and store.interrupted == [info.id]
     job = store.job_of(info.id)
     total, done, _ = store.load_results(info.id, job)
     assert len(done) >= 8 and info.target_batches == 400
     assert total.n == 20000 * len(done)
-    # resume the first 24 batches: the result equals an uninterrupted run of 24
+    # resume the first 24 batches: the result equals an uninterrupted run of 24, bit for bit
     upto = max(24, max(done) + 1)
-    rest = run_local(job, info.seed, upto, workers=2, done=done, initial=total,
-                     on_result=lambda i, r, m: store.add_batch(info.id, i, job.encode(r)))
-    full = run_local(job, 77, upto, workers=1)
+    run = Run.open(store, info.id)
+    assert run.status.value == "interrupted" and run.batches_done == len(done)
+    run.set_rules(StopRules(batches=upto))
+    rest = run.run(workers=2)
+    full = run_batches(job, 77, upto, workers=1)
     assert (rest.total.n, rest.total.nonzero) == (full.total.n, full.total.nonzero)
-    assert rest.total.s1 == pytest.approx(full.total.s1, rel=1e-12)
+    assert rest.total.s1 == full.total.s1 and rest.total.s2 == full.total.s2
     assert store.done_indices(info.id) == set(range(upto))
+    assert store.run(info.id).status == "done"
 
 
 def test_a_corrupt_run_gives_a_clear_message_and_keeps_the_others(tmp_path):
@@ -315,10 +318,8 @@ def test_a_corrupt_run_gives_a_clear_message_and_keeps_the_others(tmp_path):
     path = tmp_path / "runs.sqlite3"
     store = RunStore(path)
     job = GridCountJob("2x2", "rows", 100)
-    good = store.create_run(job, seed=1, name="good")
-    bad = store.create_run(job, seed=2, name="bad")
-    for rid, seed in ((good, 1), (bad, 2)):
-        run_local(job, seed, 3, workers=1, on_result=lambda i, r, m, rid=rid: store.add_batch(rid, i, job.encode(r)))
+    good = run_batches(job, 1, 3, workers=1, store=store, name="good").run.run_id
+    bad = run_batches(job, 2, 3, workers=1, store=store, name="bad").run.run_id
     store.close()
     db = sqlite3.connect(path)
     db.execute("UPDATE batches SET result=? WHERE run_id=? AND batch_index=1", (b"garbage", bad))

@@ -4,7 +4,7 @@ import math
 import numpy as np
 import pytest
 
-from sudokustudio.jobs.local import run_local
+from sudokustudio.jobs.run import run_batches
 from sudokustudio.sudoku.generators import (CF, PUBLISHED, GeneratorJob, correction_factors, describe_result,
                                             hist_moments, verify_minimal_kernel)
 from sudokustudio.sudoku.grids import grid_pool, grid_uas, pairswap_grid
@@ -16,8 +16,7 @@ FAST = ["guesses", "brt"]
 
 
 def _run(job, seed, n_batches=None, stop_at=None):
-    stop = None if stop_at is None else (lambda t: t.count >= stop_at)
-    out = run_local(job, seed, n_batches, workers=2, stop_when=stop)
+    out = run_batches(job, seed, n_batches, units=stop_at, workers=2)
     assert not out.errors, out.errors
     return out.total
 

@@ -98,12 +98,12 @@ def test_oracle_distribution_is_close_to_seed_002(oracle):
 
 
 def test_rating_job_in_two_threads_equals_direct_rating(oracle):
-    from sudokustudio.jobs.local import run_local
+    from sudokustudio.jobs.run import run_batches
 
     puzzles, ref = oracle
     sample = puzzles[:60]
     job = RatingJob(puzzles=[format_puzzle(p) for p in sample], cap=DEFAULT_CAP, chunk=7)
-    out = run_local(job, 0, job.n_batches(), workers=2)
+    out = run_batches(job, 0, job.n_batches(), workers=2)
     ratings, cands = job.arrays(out.total)
     assert np.array_equal(ratings, ref["W-ratings"][:60])
     assert np.array_equal(cands, ref["nb-cands-after-BRT"][:60])

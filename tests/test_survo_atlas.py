@@ -10,7 +10,7 @@ import json
 import numpy as np
 import pytest
 
-from sudokustudio.jobs.local import run_local
+from sudokustudio.jobs.run import run_batches
 from sudokustudio.survo.atlas import (KNOWN_COUNTS, SurvoAtlasJob, batch_plan, compare_with_seed,
                                       parse_atlas_line, row_sum_vectors, run_vectors, write_atlas)
 from sudokustudio.survo.board import w_of
@@ -21,7 +21,7 @@ from sudokustudio.survo.solve import min_swaps, solve_survo
 
 def _atlas(m, n, workers=2):
     job = SurvoAtlasJob(m, n)
-    out = run_local(job, 0, job.n_batches(), workers=workers)
+    out = run_batches(job, 0, job.n_batches(), workers=workers)
     assert not out.errors
     assert out.batches == job.n_batches()
     return out.total

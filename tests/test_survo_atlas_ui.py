@@ -64,10 +64,10 @@ def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
     view.set_result(job_result, complete=True)
     assert view.swaps_table.item(2, 0).text() == "0"
     # a real file round trip (2x4) selects the size and lists the puzzles
-    from sudokustudio.jobs.local import run_local
+    from sudokustudio.jobs.run import run_batches
 
     job = SurvoAtlasJob(2, 4)
-    res = run_local(job, 0, job.n_batches()).total
+    res = run_batches(job, 0, job.n_batches()).total
     path = tmp_path / "a.txt"
     write_atlas(path, res)
     assert view.open_file(str(path))

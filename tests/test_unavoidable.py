@@ -171,14 +171,14 @@ def test_forward_view_same_puzzles_fewer_nodes(seventeen_uas):
 
 
 def test_batched_search_equals_single_run(seventeen_uas):
-    from sudokustudio.jobs.local import run_local
+    from sudokustudio.jobs.run import run_batches
 
     p, g, uas = seventeen_uas[2]
     force = _force_mask(p, 10)
     single = U.search(g, 17, force, uas=uas)
     job = U.UASearchJob("".join(map(str, g)), 17, force, 12, True, 2, 1)
     job.prepare(uas)
-    out = run_local(job, 3, job.n_batches(), workers=2)
+    out = run_batches(job, 3, job.n_batches(), workers=2)
     assert not out.errors and out.batches == job.n_batches() > 1
     assert out.total["puzzles"] == single["puzzles"]
     assert format_puzzle(p) in single["puzzles"]

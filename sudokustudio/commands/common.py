@@ -118,39 +118,40 @@ def add_run_args(p, threads: bool = True) -> None:
 
 
 def execute(job, seed: int, *, n_batches: int | None = None, seconds: float | None = None,
-            threads: int = 2, scheduler: str | None = None, label: str = "running",
-            progress=None, stop_when=None):
-    """Run a batch job locally (threads) or on a Dask cluster; returns a RunOutcome.
+            units: int | None = None, threads: int = 2, scheduler: str | None = None, label: str = "running",
+            progress=None):
+    """Run a batch job on threads or on a Dask cluster (the run model); returns a RunOutcome.
 
-    ``progress(merger) -> (done, extra_text)`` feeds the terminal progress bar.
+    ``progress(snapshot) -> str`` adds text to the terminal progress bar.
     """
+    from sudokustudio.jobs.run import run_batches
+
     bar = ProgressBar(label, total=n_batches if n_batches else seconds)
-    t0 = time.perf_counter()
 
-    def on_result(idx, res, merger):
-        if progress is not None:
-            done, extra = progress(merger)
-        else:
-            done, extra = merger.count, ""
+    def listener(event, run):
+        if event != "batch" or not bar.enabled:
+            return
+        snap = run.snapshot(history=False)
+        extra = progress(snap) if progress is not None else ""
         if n_batches:
-            bar.update(merger.count, extra)
+            bar.update(snap.batches, extra)
         elif seconds:
-            bar.update(time.perf_counter() - t0, extra)
+            bar.update(snap.session_seconds, extra)
         else:
-            bar.update(done, extra)
+            bar.update(snap.units if snap.unit != "batches" else snap.batches, extra)
 
+    executor = None
     try:
         if scheduler:
-            try:
-                from sudokustudio.jobs.dask import run_dask
-            except ImportError as exc:
-                raise ValueError("running on a cluster needs Dask: pip install 'sudokustudio[cluster]' "
-                                 f"({exc})") from exc
-            return run_dask(job, seed, n_batches, address=scheduler, seconds=seconds,
-                            on_result=on_result, stop_when=stop_when)
-        from sudokustudio.jobs.local import run_local
+            from sudokustudio.jobs.executors import DaskExecutor
 
-        return run_local(job, seed, n_batches, workers=max(1, threads), seconds=seconds,
-                         on_result=on_result, stop_when=stop_when)
+            try:
+                executor = DaskExecutor.connect(scheduler)
+            except RuntimeError as exc:  # no Dask installed: say how to get it
+                raise ValueError(str(exc)) from exc
+        return run_batches(job, seed, n_batches, seconds=seconds, units=units, workers=max(1, threads),
+                           executor=executor, listener=listener)
     finally:
         bar.close()
+        if executor is not None:
+            executor.close()

@@ -81,9 +81,8 @@ def run_grids(args) -> int:
     job.warm_up()
     work_started()
 
-    def progress(merger):
-        d = job.describe(merger.prefix)
-        return merger.count, f"RE {100 * d['rel_err']:.3g}%" if d["samples"] else ""
+    def progress(snap):
+        return f"RE {100 * snap.rel_err:.3g}%" if snap.rel_err is not None else ""
 
     out = execute(job, args.seed, n_batches=n_batches, seconds=seconds, threads=args.threads,
                   scheduler=args.scheduler, label=f"grids {args.box} {args.method}", progress=progress)
@@ -129,8 +128,8 @@ def run_minimals(args) -> int:
     job.warm_up()
     work_started()
 
-    def progress(merger):
-        return merger.count, f"{merger.prefix.n} grids"
+    def progress(snap):
+        return f"{snap.units} grids"
 
     out = execute(job, args.seed, n_batches=n_batches, seconds=seconds, threads=args.threads,
                   scheduler=args.scheduler, label=f"minimals {method}", progress=progress)

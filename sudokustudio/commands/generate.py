@@ -46,29 +46,6 @@ def parse_metrics(text: str | None):
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None):
-    """(job, number of batches or None when the run stops at n puzzles)."""
-    from sudokustudio.sudoku.generators import GeneratorJob
-
-    if method == "weighted-subsets":
-        from sudokustudio.sudoku.weighted import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
-
-        per = -(-n // -(-n // 400))      # <= 400 samples per batch, as even as possible
-        return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
-                                  grid_source=grid_source or "pool"), -(-n // per)
-    kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty)
-    if grid_source == "sequential":
-        raise ValueError("--grid-source sequential is for weighted-subsets only")
-    job = GeneratorJob(method, **kw)
-    if method == "controlled-bias":
-        return job, None
-    per = job.spec["per_batch"]
-    if n < per:
-        job = GeneratorJob(method, per_batch=max(1, n), **kw)
-        per = n
-    return job, -(-n // per)
-
-
 def run(args) -> int:
     if args.n < 1:
         raise ValueError("-n must be at least 1")
@@ -76,16 +53,15 @@ def run(args) -> int:
         from sudokustudio.jobs.collections import check_export_path
 
         check_export_path(args.out)
+    from sudokustudio.models.generators import build_job
+
     job, n_batches = build_job(args.method, args.n, grid_source=args.grid_source, blind=args.blind,
                                subset_size=args.subset_size, difficulty=parse_metrics(args.difficulty))
     job.warm_up()
-    stop_when = None
-    if n_batches is None:
-        stop_when = lambda total: total.count >= args.n  # noqa: E731
     t0 = work_started()
-    outcome = execute(job, args.seed, n_batches=n_batches, threads=args.threads, scheduler=args.scheduler,
-                      label=args.method, stop_when=stop_when,
-                      progress=lambda m: (m.count, f"{m.prefix.count} puzzles"))
+    outcome = execute(job, args.seed, n_batches=n_batches, units=args.n if n_batches is None else None,
+                      threads=args.threads, scheduler=args.scheduler, label=args.method,
+                      progress=lambda snap: f"{snap.total.count} puzzles")
     secs = time.perf_counter() - t0
     for err in outcome.errors:
         print(f"sudokustudio-cli: {err}", file=sys.stderr)

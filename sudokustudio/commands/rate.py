@@ -15,7 +15,7 @@ def register(sub) -> None:
         "rate", help="W-rating (Berthier's whips) of every puzzle of a file",
         description="Rate every puzzle of FILE with Berthier's W-rating: the least n such that "
                     "BRT (constraint propagation + singles) and whips of length <= n solve it. "
-                    f"0 = BRT alone; CAP+1 ('> CAP') = not solved with whips of length <= CAP; "
+                    "0 = BRT alone; CAP+1 ('> CAP') = not solved with whips of length <= CAP; "
                     "-1 = no solution or several. Also counts the candidates left after BRT.")
     p.add_argument("file", metavar="FILE", help="puzzle file (.txt, .sdm, .sdk; one puzzle per line)")
     p.add_argument("--cap", type=int, default=DEFAULT_CAP,

@@ -41,7 +41,7 @@ def run_atlas(args) -> int:
     t0 = work_started()
     outcome = execute(job, 0, n_batches=job.n_batches(), threads=args.threads, scheduler=args.scheduler,
                       label=f"survo atlas {args.m}x{args.n}",
-                      progress=lambda merger: (merger.count, f"{merger.total().count} puzzles"))
+                      progress=lambda snap: f"{snap.total.count} puzzles")
     seconds = time.perf_counter() - t0
     if outcome.errors:
         raise ValueError("; ".join(outcome.errors))

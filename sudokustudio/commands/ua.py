@@ -67,7 +67,8 @@ def run_harvest(args) -> int:
     secs = time.perf_counter() - t0
     masks = uas.masks()
     if args.json:
-        print_json({"grid": "".join(map(str, grid)), "uas": masks, "by_size": {str(k): v for k, v in uas.by_size().items()},
+        by_size = {str(k): v for k, v in uas.by_size().items()}
+        print_json({"grid": "".join(map(str, grid)), "uas": masks, "by_size": by_size,
                     "disjoint_lower_bound": len(groups), "disjoint_exact": exact,
                     "disjoint_group": [masks[i] for i in groups], "seconds": round(secs, 6)})
         return 0
@@ -97,9 +98,9 @@ def run_search(args) -> int:
     job.prepare()
     n_batches = job.n_batches()
 
-    def progress(merger):
-        tot = merger.total()
-        return merger.count, f"{len(tot['puzzles'])} found, {int(tot['stats'][0]):,} nodes"
+    def progress(snap):
+        tot = snap.total
+        return f"{len(tot['puzzles'])} found, {int(tot['stats'][0]):,} nodes"
 
     outcome = execute(job, args.seed, n_batches=n_batches, threads=args.threads,
                       scheduler=args.scheduler, label="ua search", progress=progress)

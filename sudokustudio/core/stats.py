@@ -12,9 +12,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sudokustudio.core.plain import plain_dataclass
+
 Z95 = 1.959963984540054
 
 
+@plain_dataclass("Moments")
 @dataclass
 class Moments:
     """Weighted running moments of a scalar variable.
@@ -173,6 +176,7 @@ def kurtosis_standard_error(n: float) -> float:
     return 2.0 * ses * math.sqrt((n * n - 1) / ((n - 3) * (n + 5)))
 
 
+@plain_dataclass("PowerSums")
 @dataclass
 class PowerSums:
     """Per-category sums n, sum(x), sum(x^2) of an estimator sampled n times.

@@ -20,13 +20,13 @@ import json
 import math
 import os
 import sqlite3
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
+from sudokustudio.jobs.sqlite import BUSY_TIMEOUT, SqliteFile, is_busy
 from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, parse_puzzle, read_puzzles
 
 EXPORT_SUFFIXES = (".txt", ".sdm", ".csv")
@@ -79,37 +79,40 @@ class Collection:
 
 
 def default_collections_path() -> Path:
-    from sudokustudio.jobs.store import default_store_path
+    from sudokustudio.core.paths import user_data_dir
 
-    return default_store_path().with_name("collections.sqlite3")
+    return user_data_dir() / "collections.sqlite3"
 
 
-class CollectionStore:
-    """Thread-safe SQLite store of collections (one connection, a lock)."""
+class CollectionStore(SqliteFile):
+    """Thread-safe SQLite store of collections (one connection per thread)."""
 
-    def __init__(self, path: str | os.PathLike | None = None):
-        self.path = Path(path) if path is not None else default_collections_path()
-        self._lock = threading.RLock()
+    def __init__(self, path: str | os.PathLike | None = None, busy_timeout: float = BUSY_TIMEOUT):
+        super().__init__(path if path is not None else default_collections_path(), busy_timeout)
         try:
-            self._db = sqlite3.connect(str(self.path), check_same_thread=False, timeout=30)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
-            self._db.execute("SELECT count(*) FROM collections").fetchone()
+            db = self._db()
+            db.executescript(SCHEMA)
+            db.execute("SELECT count(*) FROM collections").fetchone()
         except sqlite3.DatabaseError as e:
+            self.close()
             raise CollectionError(f"collection store {self.path} is damaged or not a collection store ({e}); "
                                   f"move it aside to start a new one") from e
 
-    def close(self) -> None:
-        with self._lock:
-            self._db.close()
+    def _write(self, sql: str, rows: list[tuple]) -> sqlite3.Cursor:
+        """Run ``sql`` for each row in one transaction; CollectionError names a busy or broken file."""
+        db = self._db()
+        try:
+            with db:
+                return db.execute(sql, rows[0]) if len(rows) == 1 else db.executemany(sql, rows)
+        except sqlite3.Error as e:
+            what = "is busy (another process is writing)" if is_busy(e) else "cannot be written"
+            raise CollectionError(f"collection store {self.path} {what}: {e}") from e
 
     def create(self, name: str, generator: str, spec: dict | None = None, seed="", source: str = "") -> int:
-        with self._lock, self._db:
-            cur = self._db.execute(
-                "INSERT INTO collections(name, generator, spec, seed, source, created) VALUES (?,?,?,?,?,?)",
-                (name, generator, json.dumps(spec or {}, sort_keys=True), str(seed), source, time.time()))
-            return int(cur.lastrowid)
+        cur = self._write(
+            "INSERT INTO collections(name, generator, spec, seed, source, created) VALUES (?,?,?,?,?,?)",
+            [(name, generator, json.dumps(spec or {}, sort_keys=True), str(seed), source, time.time())])
+        return int(cur.lastrowid)
 
     def add_batch(self, collection_id: int, batch_index: int, puzzles, weights=None, metrics=None) -> None:
         """Store one batch of puzzles in one transaction (idempotent per batch)."""
@@ -121,8 +124,7 @@ class CollectionStore:
             m = {k: _scalar(v[i]) for k, v in metrics.items()}
             rows.append((collection_id, int(batch_index), i, format_puzzle(p[i]), int(np.count_nonzero(p[i])),
                          float(w[i]), json.dumps(m)))
-        with self._lock, self._db:
-            self._db.executemany("INSERT OR IGNORE INTO puzzles VALUES (?,?,?,?,?,?,?)", rows)
+        self._write("INSERT OR IGNORE INTO puzzles VALUES (?,?,?,?,?,?,?)", rows)
 
     def add_collection(self, coll: Collection, spec: dict | None = None) -> int:
         cid = self.create(coll.name, coll.generator, spec, coll.seed, coll.source)
@@ -130,28 +132,25 @@ class CollectionStore:
         return cid
 
     def list(self) -> list[dict]:
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT c.id, c.name, c.generator, c.seed, c.source, c.created,"
-                " (SELECT count(*) FROM puzzles p WHERE p.collection_id = c.id) FROM collections c"
-                " ORDER BY c.id DESC").fetchall()
+        rows = self._db().execute(
+            "SELECT c.id, c.name, c.generator, c.seed, c.source, c.created,"
+            " (SELECT count(*) FROM puzzles p WHERE p.collection_id = c.id) FROM collections c"
+            " ORDER BY c.id DESC").fetchall()
         return [dict(id=r[0], name=r[1], generator=r[2], seed=r[3], source=r[4], created=r[5], count=r[6])
                 for r in rows]
 
     def delete(self, collection_id: int) -> None:
-        with self._lock, self._db:
-            self._db.execute("DELETE FROM puzzles WHERE collection_id=?", (collection_id,))
-            self._db.execute("DELETE FROM collections WHERE id=?", (collection_id,))
+        self._write("DELETE FROM puzzles WHERE collection_id=?", [(collection_id,)])
+        self._write("DELETE FROM collections WHERE id=?", [(collection_id,)])
 
     def load(self, collection_id: int) -> Collection:
-        with self._lock:
-            head = self._db.execute("SELECT name, generator, seed, source FROM collections WHERE id=?",
-                                    (collection_id,)).fetchone()
-            if head is None:
-                raise CollectionError(f"no collection {collection_id} in {self.path}")
-            rows = self._db.execute(
-                "SELECT puzzle, weight, metrics FROM puzzles WHERE collection_id=? ORDER BY batch_index, position",
-                (collection_id,)).fetchall()
+        head = self._db().execute("SELECT name, generator, seed, source FROM collections WHERE id=?",
+                                (collection_id,)).fetchone()
+        if head is None:
+            raise CollectionError(f"no collection {collection_id} in {self.path}")
+        rows = self._db().execute(
+            "SELECT puzzle, weight, metrics FROM puzzles WHERE collection_id=? ORDER BY batch_index, position",
+            (collection_id,)).fetchall()
         puzzles = np.zeros((len(rows), 81), dtype=np.uint8)
         weights = np.ones(len(rows))
         metric_rows = []

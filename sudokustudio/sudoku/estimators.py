@@ -37,6 +37,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.bits import popcount64
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95
@@ -712,6 +713,7 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
 
 
 # ================================================================ jobs
+@plain_dataclass("GridStats")
 @dataclass
 class GridStats:
     """Sufficient statistics of a grid-count run (weights divided by ``scale``)."""
@@ -761,6 +763,7 @@ class GridCountJob(BatchJob):
     """Estimate the number of grids of one box shape with one method."""
 
     kind = "estimate.grids"
+    unit = "samples"
     kernel_groups = ("estimators",)
 
     def __init__(self, box: str = "3x3", method: str = "fc", samples_per_batch: int | None = None):
@@ -806,6 +809,16 @@ class GridCountJob(BatchJob):
     def warm_up(self) -> None:
         GridCountJob(self.box, self.method, 2).run_batch(0, 1)
 
+    def units(self, total: GridStats) -> int:
+        return total.n
+
+    def rel_err(self, total: GridStats) -> float | None:
+        return grid_summary(self.box, total)["rel_err"] if total.n else None
+
+    def summary(self, total: GridStats) -> dict:
+        d = grid_summary(self.box, total)
+        return {"estimate": d["estimate"], "se": d["se"], "rel_err": d["rel_err"]}
+
     def describe(self, total: GridStats) -> dict:
         d = grid_summary(self.box, total)
         d.update(box=self.box, method=self.method, exact=float(GRID_COUNTS[self.box]),
@@ -841,6 +854,7 @@ PUBLISHED_MINIMALS = {
 }
 
 
+@plain_dataclass("MinimalStats")
 @dataclass
 class MinimalStats:
     """Per-c power sums of the per-grid estimator (before the method's factor)."""
@@ -878,6 +892,7 @@ class MinimalsJob(BatchJob):
     """Estimate the number of c-clue minimal puzzles per grid, all c at once."""
 
     kind = "estimate.minimals"
+    unit = "grids"
     kernel_groups = ("estimators",)
 
     def __init__(self, method: str = "subsets", box: str = "3x3", s: int | None = None,
@@ -971,6 +986,21 @@ class MinimalsJob(BatchJob):
             out[c] = {"found": int(total.found[c]), "estimate": est, "se": se,
                       "rel_err": se / est if est > 0 else float("nan")}
         return out
+
+    def units(self, total: MinimalStats) -> int:
+        return total.n
+
+    def focus_c(self, per_c: dict) -> int | None:
+        """The clue count whose RE stands for the run: the one with most minimals found."""
+        return max(per_c, key=lambda c: per_c[c]["found"]) if per_c else None
+
+    def rel_err(self, total: MinimalStats) -> float | None:
+        per_c = self.per_c(total)
+        c = self.focus_c(per_c)
+        return None if c is None else per_c[c]["rel_err"]
+
+    def summary(self, total: MinimalStats) -> dict:
+        return {"per_c": self.per_c(total)}
 
     def describe(self, total: MinimalStats) -> dict:
         return {"method": self.method, "box": self.box, "s": self.s, "c_lo": self.c_lo, "c_hi": self.c_hi,

@@ -38,6 +38,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
 from sudokustudio.core.stats import Moments
 from sudokustudio.sudoku.difficulty import FAST_METRICS, METRICS, puzzle_difficulty
@@ -394,6 +395,7 @@ def pool_uas_kernel(pool, lo, hi, n, three_digits):
 
 
 # ---------------------------------------------------------------- batch results
+@plain_dataclass("GenResult")
 @dataclass
 class GenResult:
     """Puzzles of one or more batches, with everything the statistics need.
@@ -573,6 +575,7 @@ class GeneratorJob(BatchJob):
     """
 
     kind = "generate"
+    unit = "puzzles"
     kernel_groups = ("generators",)
 
     def __init__(self, method: str = "top-down", per_batch: int | None = None, grid_source: str | None = None,
@@ -651,6 +654,9 @@ class GeneratorJob(BatchJob):
 
     def empty(self) -> GenResult:
         return GenResult()
+
+    def units(self, total: GenResult) -> int:
+        return total.count
 
     def describe(self, total: GenResult) -> dict:
         return describe_result(self.method, total)

@@ -647,6 +647,7 @@ class RatingJob(BatchJob):
     """
 
     kind = "rating"
+    unit = "puzzles"
     kernel_groups = ("rating",)
 
     def __init__(self, path: str | None = None, puzzles: list[str] | None = None,
@@ -702,6 +703,9 @@ class RatingJob(BatchJob):
             return np.zeros(0, np.int16), np.zeros(0, np.int16)
         return (np.concatenate([total["parts"][k][0] for k in keys]),
                 np.concatenate([total["parts"][k][1] for k in keys]))
+
+    def units(self, total) -> int:
+        return int(total["hist"].sum())
 
     def describe(self, total) -> dict:
         ratings, cands = self.arrays(total)

@@ -133,6 +133,7 @@ class WeightedSubsetsJob(BatchJob):
     """
 
     kind = "generate-weighted"
+    unit = "samples"
     kernel_groups = ("generators",)
 
     def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int = 400, pool_size: int = 256,
@@ -200,6 +201,9 @@ class WeightedSubsetsJob(BatchJob):
         res = GenResult()
         res.extra = None
         return res
+
+    def units(self, total: GenResult) -> int:
+        return total.tries
 
     def describe(self, total: GenResult) -> dict:
         d = describe_result(self.method, total)

@@ -72,6 +72,8 @@ from math import factorial
 import numpy as np
 from numba import njit
 
+from sudokustudio.core.plain import plain_dataclass
+
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.bits import lowest_index64
 from sudokustudio.survo.board import w_of_kernel
@@ -743,6 +745,7 @@ def record_width(m: int, n: int) -> int:
     return m + n + 2 * m * n + 2
 
 
+@plain_dataclass("AtlasResult")
 @dataclass
 class AtlasResult:
     """Merged (or one batch's) atlas: puzzle records and exact counters.

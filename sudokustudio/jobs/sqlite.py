@@ -1,0 +1,49 @@
+"""What the run store and the collection store share: an SQLite (WAL) file with one
+connection per thread, so a write that waits for another process's lock never blocks
+a reader (such as the window), and a busy file is told apart from a broken one."""
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+BUSY_TIMEOUT = 5.0          # seconds sqlite waits for another writer before "database is locked"
+
+
+class SqliteFile:
+    """Per-thread connections to one SQLite file in WAL mode (see the module docstring)."""
+
+    def __init__(self, path: str | os.PathLike, busy_timeout: float = BUSY_TIMEOUT):
+        self.path = Path(path)
+        self.busy_timeout = float(busy_timeout)
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._conns_lock = threading.Lock()
+
+    def _db(self) -> sqlite3.Connection:
+        db = getattr(self._local, "db", None)
+        if db is None:
+            db = sqlite3.connect(str(self.path), timeout=self.busy_timeout)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self._local.db = db
+            with self._conns_lock:
+                self._conns.append(db)
+        return db
+
+    def close(self) -> None:
+        with self._conns_lock:
+            conns, self._conns = self._conns, []
+        for db in conns:
+            try:
+                db.close()
+            except sqlite3.Error:
+                pass
+        self._local = threading.local()
+
+
+def is_busy(e: sqlite3.Error) -> bool:
+    """True for "another process holds the lock" (worth trying again), not for damage."""
+    text = str(e).lower()
+    return isinstance(e, sqlite3.OperationalError) and ("locked" in text or "busy" in text)

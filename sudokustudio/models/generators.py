@@ -1,0 +1,411 @@
+"""The Generators tab's model: minimal-puzzle generators side by side, Qt-free.
+
+Each generator is a run (jobs.run.Run) on the window's executor; every
+finished batch is committed to the collection store by the run's own thread
+(a listener), never by the view.  Imported collections (read, and their fast
+difficulty metrics computed, off the UI thread by the view's background
+call) join the same comparison.  The model turns runs and collections into
+what the tab draws: the row of each generator (progress, counts, rates,
+including the grids a controlled-bias run has tried before its first
+puzzle), the clue-count histograms, the difficulty per clue count, and the
+statistics table beside seed 002's figures.
+"""
+from __future__ import annotations
+
+import csv
+import math
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from sudokustudio.core.stats import Moments
+from sudokustudio.jobs.collections import (Collection, CollectionError, CollectionStore, export_puzzles,
+                                           import_collection)
+from sudokustudio.jobs.run import Run, Status, StopRules
+from sudokustudio.sudoku.generators import CF, PUBLISHED, PUBLISHED_CB_HIST, GenResult, describe_result
+
+METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets")
+IMPORT_GENERATORS = ["unknown", "top-down", "bottom-up", "controlled-bias", "weighted-subsets"]
+METRIC_TITLES = {"guesses": "solver guesses", "brt": "BRT (singles solve)", "W": "W-rating"}
+
+
+def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None):
+    """(job, number of batches or None when the run stops at n puzzles) for a generator by name."""
+    from sudokustudio.sudoku.generators import GeneratorJob
+
+    if method == "weighted-subsets":
+        from sudokustudio.sudoku.weighted import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
+
+        per = -(-n // -(-n // 100))      # <= 100 samples per batch (a batch under a second), as even as possible
+        return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
+                                  grid_source=grid_source or "pool"), -(-n // per)
+    if method not in METHODS:
+        raise ValueError(f"unknown generator {method!r}; choose one of {', '.join(METHODS)}")
+    if grid_source == "sequential":
+        raise ValueError("--grid-source sequential is for weighted-subsets only")
+    kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty)
+    job = GeneratorJob(method, **kw)
+    if method == "controlled-bias":
+        return job, None
+    most = job.spec["per_batch"]
+    per = -(-n // -(-n // most))      # batches as even as possible, so the run makes exactly n puzzles
+    if per != most:
+        job = GeneratorJob(method, per_batch=per, **kw)
+    return job, -(-n // per)
+
+
+@dataclass
+class GenSeries:
+    """One column of the comparison: a generator's run or an imported collection."""
+
+    key: str
+    name: str
+    method: str                     # generator name (imports: what the user said made it)
+    colour: str
+    target: int = 0
+    run: Run | None = None
+    result: GenResult = field(default_factory=GenResult)   # imports (runs: the run's total)
+    collection_id: int | None = None
+    imported: bool = False
+    source: str = ""
+    _stats_key: tuple | None = None
+    _stats: dict | None = None
+
+    def current(self) -> GenResult:
+        return self.run.total if self.run is not None else self.result
+
+    @property
+    def live(self) -> bool:
+        return self.run is not None and not self.run.finished
+
+
+@dataclass(frozen=True)
+class RowState:
+    """What a generator's row shows."""
+
+    progress: float
+    progress_text: str
+    count: str
+    rate: str
+    button: str                     # Start | Stop | Stopping…
+    detail: str                     # tooltip of the row: grids tried, rates, errors
+
+
+def _rate(x: float, unit: str) -> str:
+    if not math.isfinite(x):
+        return "–"
+    return f"{x:,.1f} {unit}/s" if x < 100 else f"{x:,.0f} {unit}/s"
+
+
+class GeneratorsModel:
+    """Runs and collections of the Generators tab (see the module docstring)."""
+
+    def __init__(self, collections: CollectionStore | None, executor: Callable[[], object], gate=None,
+                 colours=("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b")):
+        self.collections = collections
+        self.collection_problem = ""
+        self._executor = executor
+        self._gate = gate
+        self._colours = list(colours)
+        self.series: dict[str, GenSeries] = {}
+        self.correct = True
+        self._lock = threading.Lock()
+
+    # ------------------------------------------------------------------ runs
+    def colour_of(self, method: str) -> str:
+        return self._colours[METHODS.index(method) % len(self._colours)] if method in METHODS else \
+            self._colours[(4 + sum(s.imported for s in self.series.values())) % len(self._colours)]
+
+    def start(self, method: str, target: int, seed: int, grid_source: str | None = None) -> GenSeries:
+        """Start generator ``method`` (ValueError on bad settings; a running one is left alone)."""
+        s = self.series.get(method)
+        if s is not None and s.live:
+            return s
+        # W costs ~10 ms a puzzle: too slow for the thousands a weighted draw can yield
+        difficulty = ["guesses", "brt"] if method == "weighted-subsets" else None
+        job, n_batches = build_job(method, target, grid_source=grid_source, difficulty=difficulty)
+        rules = StopRules(batches=n_batches) if n_batches else StopRules(units=target)
+        s = GenSeries(method, method, method, self.colour_of(method), target=target)
+        if self.collections is not None:
+            try:
+                s.collection_id = self.collections.create(f"{method} seed {seed}", method, job.spec, seed)
+            except CollectionError as e:
+                self.collection_problem = str(e)
+        run = Run(job, seed, rules, listener=lambda event, r, s=s: self._on_event(s, event, r))
+        s.run = run
+        self.series[method] = s
+        run.start(self._executor(), self._gate)
+        return s
+
+    def _on_event(self, s: GenSeries, event: str, run: Run) -> None:
+        """In the run's thread: commit each finished batch to the collection store."""
+        if event != "batch" or self.collections is None or s.collection_id is None:
+            return
+        idx, res = run.last_batch
+        if not res.count:
+            return
+        try:
+            self.collections.add_batch(s.collection_id, idx, res.puzzles, res.weights, res.metrics)
+        except CollectionError as e:
+            self.collection_problem = f"{s.name}: puzzles not stored ({e})"
+
+    def stop(self, method: str) -> None:
+        s = self.series.get(method)
+        if s is not None and s.run is not None:
+            s.run.stop()
+
+    def stop_all(self) -> None:
+        for m in METHODS:
+            self.stop(m)
+
+    def running(self, method: str) -> bool:
+        s = self.series.get(method)
+        return bool(s and s.live)
+
+    def shutdown(self, deadline: float = 1.5) -> bool:
+        self.stop_all()
+        ok = True
+        for s in self.series.values():
+            if s.run is not None:
+                ok = s.run.wait(deadline) and ok
+        return ok
+
+    def clear(self) -> None:
+        self.stop_all()
+        self.series = {k: s for k, s in self.series.items() if s.live}
+
+    # ------------------------------------------------------------------ rows
+    def row(self, method: str) -> RowState:
+        s = self.series.get(method)
+        if s is None or s.run is None:
+            return RowState(0.0, "", "0", "–", "Start", "")
+        snap = s.run.snapshot(history=False)
+        res = snap.total
+        secs = snap.session_seconds
+        if method == "weighted-subsets":
+            done, target, what = res.tries, s.target, "subsets"
+        else:
+            done, target, what = res.count, s.target, "puzzles"
+        button = {Status.STOPPING: "Stopping…"}.get(snap.status, "Stop" if s.live else "Start")
+        rate = _rate(res.count / secs, "puzzles") if secs > 0 and res.count else "–"
+        detail = f"{snap.status.value}; {res.count:,} puzzles in {secs:.1f} s this session"
+        if method == "controlled-bias":
+            tries_rate = res.tries / secs if secs > 0 else float("nan")
+            detail = f"{res.tries:,} grids tried ({_rate(tries_rate, 'grids')}); " + detail
+            if not res.count:    # ~257,000 grids a puzzle: show that it works before the first one
+                rate = _rate(tries_rate, "grids") if res.tries else "starting…"
+        if snap.status is Status.QUEUED:
+            rate = "preparing…"
+        if snap.errors:
+            detail += "\n" + "\n".join(snap.errors)
+        text = f"{done:,} / {target:,} {what}" if not snap.waiting_for else "preparing (compiling kernels)…"
+        return RowState(min(1.0, done / max(1, target)), text, f"{res.count:,}", rate, button, detail)
+
+    # ------------------------------------------------------------------ imports and exports
+    @staticmethod
+    def guess_generator(path: str | Path) -> str:
+        """Which generator made a file: the app's own CSV says so in its generator column."""
+        p = Path(path)
+        if p.suffix.lower() == ".csv":
+            try:
+                with p.open(encoding="utf-8", newline="") as fh:
+                    reader = csv.reader(fh)
+                    header = next(reader, [])
+                    if "generator" in header:
+                        i = header.index("generator")
+                        row = next(reader, None)
+                        if row and len(row) > i and row[i] in IMPORT_GENERATORS:
+                            return row[i]
+            except (OSError, UnicodeDecodeError, csv.Error):
+                pass
+        return "controlled-bias" if "controlled" in p.name.replace("_", "-") else "unknown"
+
+    @staticmethod
+    def read_collection(path: str | Path, generator: str, progress: Callable[[int, int], None] | None = None):
+        """Read a collection and compute its missing fast difficulty metrics (slow: off the UI thread).
+
+        ``progress(done, total)`` is called as the metrics are computed."""
+        from sudokustudio.sudoku.difficulty import FAST_METRICS, puzzle_difficulty
+
+        coll = import_collection(path, generator=generator)
+        missing = [m for m in FAST_METRICS if m not in coll.metrics]
+        if missing:
+            n = len(coll)
+            parts: dict[str, list] = {m: [] for m in missing}
+            step = 2000
+            for a in range(0, n, step):
+                chunk = puzzle_difficulty(coll.puzzles[a:a + step], missing)
+                for m in missing:
+                    parts[m].append(chunk[m])
+                if progress is not None:
+                    progress(min(n, a + step), n)
+            for m in missing:
+                coll.metrics[m] = np.concatenate(parts[m]) if parts[m] else np.zeros(0)
+        return coll
+
+    def add_collection(self, coll: Collection) -> GenSeries:
+        key = f"import:{coll.source or coll.name}:{len(self.series)}"
+        s = GenSeries(key, f"{coll.name} (imported)", coll.generator, self.colour_of(key),
+                      result=GenResult(coll.puzzles, coll.weights, dict(coll.metrics)), imported=True,
+                      source=coll.source)
+        if self.collections is not None:
+            try:
+                s.collection_id = self.collections.add_collection(coll)
+            except CollectionError as e:
+                self.collection_problem = str(e)
+        self.series[key] = s
+        return s
+
+    def exportable(self) -> list[GenSeries]:
+        return [s for s in self.series.values() if s.current().count]
+
+    def export(self, key: str, path: str | Path, seed="") -> int:
+        s = self.series[key]
+        return export_puzzles(path, s.current(), generator=s.method, seed=seed if not s.imported else "")
+
+    # ------------------------------------------------------------------ statistics
+    def stats(self, s: GenSeries) -> dict | None:
+        """The clue and difficulty statistics of a series (cached until it changes)."""
+        res = s.current()
+        key = (res.count, res.tries, self.correct)
+        if key == s._stats_key:
+            return s._stats
+        if not res.count and not (s.method == "weighted-subsets" and getattr(res, "extra", None)):
+            d = None
+        else:
+            method = s.method if s.method in METHODS else "top-down"
+            d = describe_result(method, res)
+            if s.method == "weighted-subsets" and getattr(res, "extra", None):
+                from sudokustudio.sudoku.weighted import weighted_stats
+
+                d.update(weighted_stats(res))
+                d["corrected_mean"], d["corrected_sd"] = d["weighted_mean"], d["weighted_sd"]
+            elif s.method == "weighted-subsets":  # imported with weights
+                m = Moments.of(res.clues, res.weights)
+                d["corrected_mean"], d["corrected_sd"] = m.mean, m.sd
+        s._stats_key, s._stats = key, d
+        return d
+
+    def hist(self, s: GenSeries) -> tuple[np.ndarray, np.ndarray]:
+        """(clue counts, fraction of puzzles), corrected by cf(n) for controlled-bias when asked."""
+        res = s.current()
+        if s.method == "weighted-subsets" and getattr(res, "extra", None):
+            h = res.extra["whist"]
+        elif s.method == "weighted-subsets":
+            h = res.whist()
+        else:
+            h = res.hist().astype(float)
+            if s.method == "controlled-bias" and self.correct:
+                h = h * CF
+        tot = h.sum()
+        x = np.arange(82)
+        if tot <= 0:
+            return x[:0], h[:0]
+        nz = np.nonzero(h)[0]
+        lo, hi = max(0, nz.min() - 1), min(81, nz.max() + 1)
+        return x[lo:hi + 1], (h / tot)[lo:hi + 1]
+
+    def reference_hist(self) -> tuple[np.ndarray, np.ndarray]:
+        """Seed 002's controlled-bias sample (raw, or corrected by cf(n))."""
+        ref = np.zeros(82)
+        for n, k in PUBLISHED_CB_HIST.items():
+            ref[n] = k
+        if self.correct:
+            ref = ref * CF
+        ref /= ref.sum()
+        return np.arange(19, 34), ref[19:34]
+
+    def metric_names(self) -> list[str]:
+        names = []
+        for s in self.series.values():
+            for k in s.current().metrics:
+                if k not in names:
+                    names.append(k)
+        return names
+
+    def metric_curve(self, s: GenSeries, metric: str) -> tuple[np.ndarray, np.ndarray]:
+        """Mean of ``metric`` per clue count (clue counts with 5+ puzzles)."""
+        res = s.current()
+        vals = res.metrics.get(metric)
+        if vals is None or len(vals) != res.count or not res.count:
+            return np.zeros(0), np.zeros(0)
+        clues = res.clues
+        ns, counts = np.unique(clues, return_counts=True)
+        means = np.array([np.nanmean(vals[clues == n]) if np.isfinite(vals[clues == n]).any() else np.nan
+                          for n in ns])
+        keep = (counts >= 5) & np.isfinite(means)     # per-clue means of tiny groups are noise
+        return ns[keep], means[keep]
+
+    def metric_note(self, metric: str) -> str:
+        """Why the difficulty plot is empty, when it is."""
+        have = [s for s in self.series.values() if metric in s.current().metrics and s.current().count]
+        if have:
+            return ""
+        if metric == "W":
+            return ("No W-rating yet: the W-rating (~10 ms a puzzle) is computed for controlled-bias puzzles "
+                    "only; rate any collection with Tools → Rate puzzles… (Ctrl+Shift+R).")
+        return f"No puzzle with a {METRIC_TITLES.get(metric, metric)} yet: start a generator or import a collection."
+
+    def table(self) -> tuple[list[str], list[str], list[list[str]], list[str]]:
+        """(row names, column headers, cells[row][col], column kinds 'live'|'imported'|'published')."""
+        live = [s for s in self.series.values() if self.stats(s) is not None]
+        pub_cols = [("seed 002 top-down", PUBLISHED["top-down"]), ("seed 002 bottom-up", PUBLISHED["bottom-up"]),
+                    ("seed 002 c-bias", PUBLISHED["controlled-bias"]), ("seed 002 real", PUBLISHED["real"])]
+        metric_names = []
+        for s in live:
+            for k in s.current().metrics:
+                if k not in metric_names:
+                    metric_names.append(k)
+        rows = ["puzzles", "rate (/s)", "mean clues", "  standard error", "sd", "skewness", "excess kurtosis",
+                "corrected/weighted mean", "  standard error ", "corrected/weighted sd", "grids per puzzle"]
+        rows += [f"mean {METRIC_TITLES.get(k, k)}" for k in metric_names]
+        cols, kinds, cells = [], [], [[] for _ in rows]
+        for s in live:
+            d = self.stats(s)
+            res = s.current()
+            secs = s.run.snapshot(history=False).session_seconds if s.run is not None else 0.0
+            rate = res.count / secs if secs > 0 else float("nan")
+            corr = s.method in ("controlled-bias", "weighted-subsets")
+            use_corr = corr and (self.correct or s.method == "weighted-subsets")
+            cse = d.get("corrected_mean_se", d.get("weighted_mean_se"))
+            vals = [f"{res.count:,}", _f(rate, 1) if not s.imported else "",
+                    _f(d["mean"], 3), "±" + _f(d.get("mean_se"), 3), _f(d["sd"], 3), _f(d["skew"], 3),
+                    _f(d["kurt"], 3), _f(d.get("corrected_mean"), 3) if corr else "",
+                    ("±" + _f(cse, 3)) if corr and cse is not None else "",
+                    _f(d.get("corrected_sd"), 3) if corr else "",
+                    f"{d['tries_per_puzzle']:,.0f}" if s.method == "controlled-bias" and d.get("tries_per_puzzle")
+                    else ""]
+            for k in metric_names:
+                m = d.get("difficulty", {}).get(k)
+                vals.append("" if m is None else _f(m.get("corrected_mean", m["mean"]) if use_corr else m["mean"], 3))
+            for i, v in enumerate(vals):
+                cells[i].append(v)
+            cols.append(s.name)
+            kinds.append("imported" if s.imported else "live")
+        for name, p in pub_cols:
+            vals = {"mean clues": _f(p["mean"], 3), "sd": _f(p["sd"], 3), "skewness": _f(p["skew"], 3),
+                    "excess kurtosis": _f(p["kurt"], 3)}
+            if "real" in name:
+                vals = {"corrected/weighted mean": _f(p["mean"], 3), "corrected/weighted sd": _f(p["sd"], 3),
+                        "skewness": "~0", "excess kurtosis": "~0"}
+            if "c-bias" in name:
+                vals["grids per puzzle"] = "~257,000"
+                vals["puzzles"] = "5,926,343"
+            for i, r in enumerate(rows):
+                cells[i].append(vals.get(r, ""))
+            cols.append(name)
+            kinds.append("published")
+        return rows, cols, cells, kinds
+
+
+def _f(v, digits: int) -> str:
+    if v is None:
+        return ""
+    try:
+        v = float(v)
+    except (TypeError, ValueError):
+        return str(v)
+    return "–" if math.isnan(v) else f"{v:.{digits}f}"
