@@ -12,8 +12,11 @@ def main(argv: list[str] | None = None) -> int:
     import pyqtgraph as pg
     from PySide6.QtWidgets import QApplication
 
+    from sudokustudio.logs import setup_logging
     from sudokustudio.ui.main_window import APP, ORG, MainWindow
 
+    setup_logging()
+    _log_uncaught_exceptions()
     app = QApplication.instance() or QApplication(sys.argv if argv is None else argv)
     app.setOrganizationName(ORG)
     app.setApplicationName(APP)
@@ -28,6 +31,20 @@ def main(argv: list[str] | None = None) -> int:
         _quit_when_shown(app, win, wait_for_kernels=smoke == "kernels",
                          timeout=float(os.environ.get("SUDOKUSTUDIO_SMOKE_TIMEOUT", "600")))
     return app.exec()
+
+
+def _log_uncaught_exceptions() -> None:
+    """An exception escaping a Qt slot is logged with its traceback (Qt would only print it)."""
+    import logging
+
+    log = logging.getLogger("sudokustudio.app")
+    previous = sys.excepthook
+
+    def hook(kind, exc, tb):
+        log.error("uncaught exception", exc_info=(kind, exc, tb))
+        previous(kind, exc, tb)
+
+    sys.excepthook = hook
 
 
 def _quit_when_shown(app, win, wait_for_kernels: bool = False, timeout: float = 600.0) -> None:

@@ -34,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from sudokustudio.logs import setup_logging
+
+    setup_logging()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -1,5 +1,6 @@
-"""The estimator tab: live run, pause/resume, reopen from the store, export, bad store."""
-import json
+"""The estimator tab as a view: start, Stop ("Stopping…", back within a batch), reopen and resume
+in a new tab, the left panel following the selected run, a damaged store, bad parameters."""
+import time
 
 import pytest
 from PySide6.QtCore import Qt
@@ -27,73 +28,84 @@ def _grids_tab(qtbot, settings, method="ridder", box="2x2"):
     return tab
 
 
-def test_live_run_pause_resume_reopen_and_export(qtbot, settings, tmp_path, messages):
+def _item(tab, rid):
+    (item,) = [tab.run_list.item(i) for i in range(tab.run_list.count())
+               if tab.run_list.item(i).data(Qt.UserRole) == rid]
+    return item
+
+
+def test_run_stop_reopen_resume(qtbot, settings, tmp_path, messages):
     tab = _grids_tab(qtbot, settings)
-    tab.start_run()
-    run = tab.live
-    qtbot.waitUntil(lambda: run.runner.batches_done >= 3, timeout=60_000)
-    tab.toggle_pause()
-    qtbot.waitUntil(lambda: not run.runner.running, timeout=30_000)
-    tab._tick()
-    done = run.runner.batches_done
-    store = RunStore(default_store_path())
-    assert store.done_indices(run.run_id) == set(range(done))
-    assert store.run(run.run_id).status == "paused"
-    assert "samples" in tab.status_label.text() and "ETA" in tab.status_label.text()
-    assert tab.conv_plot.plotItem.listDataItems()
-    # export
-    tab.export_run(run, str(tmp_path / "r.json"))
-    doc = json.loads((tmp_path / "r.json").read_text())
-    assert doc["spec"]["method"] == "ridder" and doc["summary"]["samples"] == run.total.n
-    tab.export_run(run, str(tmp_path / "r.csv"))
-    lines = (tmp_path / "r.csv").read_text().splitlines()
-    assert lines[0] == "cpu_seconds,samples,estimate,se,rel_err" and len(lines) >= 2
+    view = tab.start_run()
+    qtbot.waitUntil(lambda: view.run.batches_done >= 3, timeout=60_000)
+    t0 = time.monotonic()
     tab.stop_run()
+    assert tab.stop_btn.text() == "Stopping…" and not tab.stop_btn.isEnabled()
+    qtbot.waitUntil(lambda: view.run.finished, timeout=5_000)
+    assert time.monotonic() - t0 < 2.0          # a 2x2 Ridder batch takes a fraction of a second
+    tab._tick()
+    assert tab.stop_btn.text() == "Stop" and tab.start_btn.isEnabled()
+    done = view.run.batches_done
+    store = RunStore(default_store_path())
+    assert store.done_indices(view.run_id) == set(range(done))
+    assert store.run(view.run_id).status == "paused"
+    assert "paused" in tab.status_label.text() and "ETA" in tab.status_label.text()
+    assert tab.conv_plot.plotItem.listDataItems()
+    tab.export_run(view, str(tmp_path / "r.csv"))
+    lines = (tmp_path / "r.csv").read_text().splitlines()
+    assert lines[0] == "cpu_seconds,samples,estimate,se,rel_err" and len(lines) >= 2 and "np." not in lines[1]
     tab.shutdown()
 
-    # a new tab (as after quitting the app) lists the run and resumes it
+    # a new tab (as after quitting the app) lists the run; double-click resumes it
     tab2 = EstimatorTab(settings)
     qtbot.addWidget(tab2)
-    items = [tab2.run_list.item(i) for i in range(tab2.run_list.count())]
-    (item,) = [it for it in items if it.data(Qt.UserRole) == run.run_id]
+    item = _item(tab2, view.run_id)
+    assert f"{done:,} batches, paused" in item.text()
     tab2.run_list.setCurrentItem(item)
     tab2.resume_selected()
-    again = tab2.live
-    assert again.run_id == run.run_id
-    qtbot.waitUntil(lambda: again.runner.batches_done >= done + 2, timeout=60_000)
+    qtbot.waitUntil(lambda: tab2.model.live is not None and tab2.model.live.run.batches_done >= done + 2,
+                    timeout=60_000)
+    again = tab2.model.live
+    assert again.run_id == view.run_id
+    tab2._tick()
+    assert "running" in _item(tab2, view.run_id).text()
     tab2.stop_run()
-    again.runner.wait()
-    total = again.runner.total()
-    assert total.n == again.job.samples_per_batch * again.runner.batches_done
-    d = again.job.describe(total)
+    qtbot.waitUntil(lambda: again.run.finished, timeout=5_000)
+    d = again.run.job.describe(again.run.total)
+    assert d["samples"] == again.run.job.samples_per_batch * again.run.batches_done
     assert abs(d["estimate"] - 288) < 5 * d["se"]
     tab2.shutdown()
     assert not [m for m in messages if m[0] == "warning"]
 
 
-def test_two_runs_on_one_plot_and_minimals_view(qtbot, settings, messages):
+def test_the_left_panel_follows_the_selected_run_and_the_kind(qtbot, settings, messages):
     tab = _grids_tab(qtbot, settings)
-    for m in ("ridder", "rows"):
-        tab.gmethod.setCurrentIndex(E.GRID_METHODS.index(m))
-        tab.start_run()
-        qtbot.waitUntil(lambda: tab.live.runner.batches_done >= 2, timeout=60_000)
-        tab.stop_run()
-        tab.live.runner.wait()
-    for i in range(tab.run_list.count()):
-        tab.run_list.item(i).setCheckState(Qt.Checked)
-    tab._redraw(force=True)
-    labels = {k[0] for k in tab.re_plot._series.items}
-    assert len(labels) >= 2 and len(tab.conv_plot._series.items) >= 2
-    assert {name for _, name in tab.re_plot._legend.keys} >= labels
-    # minimal puzzles (9x9, path: quick batches)
+    grids = tab.start_run()
+    qtbot.waitUntil(lambda: grids.run.batches_done >= 2, timeout=60_000)
+    tab.stop_run()
+    qtbot.waitUntil(lambda: grids.run.finished, timeout=5_000)
     tab.what.setCurrentIndex(1)
     tab.mmethod.setCurrentIndex(E.MINIMAL_METHODS.index("path"))
-    tab.start_run()
-    qtbot.waitUntil(lambda: tab.live.runner.batches_done >= 2, timeout=120_000)
+    minimals = tab.start_run()
+    qtbot.waitUntil(lambda: minimals.run.batches_done >= 2, timeout=120_000)
     tab.stop_run()
-    tab.live.runner.wait()
-    tab._redraw(force=True)
-    assert tab.live.history and tab.live.history[-1][1] > 0
+    qtbot.waitUntil(lambda: minimals.run.finished, timeout=10_000)
+    tab._tick()
+    assert "path" in tab.status_label.text()
+    tab.what.setCurrentIndex(0)                 # Count: grids
+    assert "c=" not in tab.estimate_label.text() and "ridder" in tab.status_label.text()
+    # two grid runs on one plot
+    tab.gmethod.setCurrentIndex(E.GRID_METHODS.index("rows"))
+    rows = tab.start_run()
+    qtbot.waitUntil(lambda: rows.run.batches_done >= 2, timeout=60_000)
+    tab.stop_run()
+    qtbot.waitUntil(lambda: rows.run.finished, timeout=5_000)
+    tab._tick()
+    assert len(tab.conv_plot._series.items) == 2 and len(tab.re_plot._series.items) == 2
+    tab.run_list.setCurrentItem(_item(tab, grids.run_id))   # selecting a run shows it on the left
+    assert f"#{grids.run_id} 2x2 ridder" in tab.status_label.text()
+    tab.run_list.setCurrentItem(_item(tab, rows.run_id))
+    assert f"#{rows.run_id} 2x2 rows" in tab.status_label.text()
     tab.shutdown()
 
 
@@ -104,11 +116,10 @@ def test_a_damaged_store_file_gives_a_clear_message(qtbot, settings, messages):
     qtbot.waitUntil(lambda: bool(messages), timeout=5000)
     assert "damaged or not a run store" in messages[0][1]
     assert tab.store is None
-    # estimating still works, unsaved
-    tab.box.setCurrentIndex(E.BOX_SHAPES.index("2x2"))
+    tab.box.setCurrentIndex(E.BOX_SHAPES.index("2x2"))     # estimating still works, unsaved
     tab.gmethod.setCurrentIndex(E.GRID_METHODS.index("ridder"))
-    tab.start_run()
-    qtbot.waitUntil(lambda: tab.live.runner.batches_done >= 1, timeout=60_000)
+    view = tab.start_run()
+    qtbot.waitUntil(lambda: view.run.batches_done >= 1, timeout=60_000)
     tab.shutdown()
 
 
@@ -119,6 +130,6 @@ def test_bad_parameters_give_a_message(qtbot, settings, messages):
     tab.mmethod.setCurrentIndex(E.MINIMAL_METHODS.index("supersets"))
     tab.s_spin.setValue(30)
     tab.c_spin.setValue(20)
-    tab.start_run()
+    assert tab.start_run() is None
     assert messages and "clue limit" in messages[-1][1]
-    assert tab.live is None
+    assert tab.model.live is None

@@ -1,11 +1,14 @@
-"""The Generators tab: runs on a shared pool, stores batches, imports and exports, shows the table."""
+"""The Generators tab as a view over its model: runs on the shared executor, batches committed
+by the runs' own threads, imports in the background, exports, Stop within a batch, and a
+controlled-bias run that shows its work before its first puzzle."""
 import numpy as np
 
 from sudokustudio.jobs.collections import CollectionStore, import_collection
+from sudokustudio.models.generators import METHODS
 
 
-def _wait_idle(qtbot, tab, timeout=120_000):
-    qtbot.waitUntil(lambda: not any(tab.is_running(m) for m in tab.rows), timeout=timeout)
+def _wait_idle(qtbot, tab, timeout=180_000):
+    qtbot.waitUntil(lambda: not any(tab.is_running(m) for m in METHODS), timeout=timeout)
 
 
 def test_tab_runs_generators_stores_and_exports(qtbot, settings, tmp_path):
@@ -17,41 +20,87 @@ def test_tab_runs_generators_stores_and_exports(qtbot, settings, tmp_path):
     tab.rows["bottom-up"]["target"].setValue(100)
     tab.start("top-down")
     tab.start("bottom-up")
-    assert tab.pool.maxThreadCount() == 2
     _wait_idle(qtbot, tab)
-    tab.refresh()
+    tab.refresh(force=True)
     td = tab.series["top-down"]
-    assert td.result.count == 200 and tab.series["bottom-up"].result.count == 100
-    # every batch was committed to the collection store
+    assert td.current().count == 200 and tab.series["bottom-up"].current().count == 100
+    assert tab.rows["top-down"]["button"].text() == "Start"
+    # every batch was committed to the collection store (by the run's thread)
     store = CollectionStore()
-    assert np.array_equal(store.load(td.collection_id).puzzles, td.result.puzzles)
-    # the table has the live columns and the published seed 002 columns
+    assert np.array_equal(store.load(td.collection_id).puzzles, td.current().puzzles)
     headers = [tab.table.horizontalHeaderItem(j).text() for j in range(tab.table.columnCount())]
     assert "top-down" in headers and any("seed 002" in h for h in headers)
     rows = [tab.table.verticalHeaderItem(i).text() for i in range(tab.table.rowCount())]
     assert "mean clues" in rows and "mean solver guesses" in rows
     n = tab.export_series("top-down", str(tmp_path / "td.csv"))
     assert n == 200 and import_collection(tmp_path / "td.csv").puzzles.shape == (200, 81)
+    # the app's own CSV says which generator made it
+    assert tab.model.guess_generator(tmp_path / "td.csv") == "top-down"
     tab.shutdown()
 
 
-def test_tab_imports_and_corrects_a_collection(qtbot, settings, shared_data, monkeypatch):
-    from sudokustudio.ui import generators_tab
+def test_stop_all_shows_stopping_and_no_batch_starts_after_it(qtbot, settings):
     from sudokustudio.ui.generators_tab import GeneratorsTab
-
-    warnings = []
-    monkeypatch.setattr(generators_tab.QMessageBox, "warning", lambda *a: warnings.append(a[2]))
 
     tab = GeneratorsTab(settings)
     qtbot.addWidget(tab)
-    coll = import_collection(shared_data / "controlled_bias" / "001-puzzles.txt", generator="controlled-bias")
-    coll.puzzles = coll.puzzles[:3000]
-    coll.weights = coll.weights[:3000]
-    s = tab.add_collection(coll)
-    tab.refresh()
-    assert s.stats["corrected_mean"] > s.stats["mean"] + 0.5
+    for m in METHODS:
+        tab.rows[m]["target"].setValue(10_000_000)
+    tab.start_all()
+    qtbot.waitUntil(lambda: all(tab.series[m].run.batches_done >= 1 for m in ("top-down", "bottom-up")),
+                    timeout=120_000)
+    at_stop = {m: tab.series[m].run.batches_done for m in METHODS}
+    tab.stop_all()
+    assert {tab.rows[m]["button"].text() for m in METHODS} <= {"Stopping…", "Start"}
+    assert "Stopping…" in {tab.rows[m]["button"].text() for m in METHODS}
+    _wait_idle(qtbot, tab, timeout=60_000)
+    for m in METHODS:   # only the batches in flight at Stop were merged: at most one per worker thread
+        assert tab.series[m].run.batches_done - at_stop[m] <= 2
+        assert tab.series[m].run.status.value == "paused"
+    tab.refresh(force=True)
+    assert {tab.rows[m]["button"].text() for m in METHODS} == {"Start"}
+    tab.shutdown()
+
+
+def test_controlled_bias_shows_grids_tried_before_its_first_puzzle(qtbot, settings):
+    from sudokustudio.ui.generators_tab import GeneratorsTab
+
+    tab = GeneratorsTab(settings)
+    qtbot.addWidget(tab)
+    tab.rows["controlled-bias"]["target"].setValue(1)
+    tab.start("controlled-bias")
+    s = tab.series["controlled-bias"]
+    qtbot.waitUntil(lambda: s.run.batches_done >= 1, timeout=120_000)
+    row = tab.model.row("controlled-bias")
+    assert "grids tried" in row.detail
+    if s.run.snapshot(history=False).total.count == 0:
+        assert "grids/s" in row.rate
+    _wait_idle(qtbot, tab)
+    assert s.current().count >= 1
+    tab.shutdown()
+
+
+def test_tab_imports_in_the_background_and_corrects_a_collection(qtbot, settings, shared_data, tmp_path,
+                                                                  monkeypatch):
+    from sudokustudio.ui import generators_tab
+    from sudokustudio.ui.generators_tab import GeneratorsTab
+
+    errors = []
+    monkeypatch.setattr(generators_tab, "show_error", lambda parent, title, exc: errors.append(str(exc)))
+    lines = (shared_data / "controlled_bias" / "001-puzzles.txt").read_text().splitlines()[:3000]
+    (tmp_path / "cb.txt").write_text("\n".join(lines) + "\n")
+    tab = GeneratorsTab(settings)
+    qtbot.addWidget(tab)
+    tab.open_file(str(tmp_path / "cb.txt"), generator="controlled-bias")
+    assert not tab.import_progress.isHidden() and not tab.import_btn.isEnabled()
+    qtbot.waitUntil(lambda: not tab.calls.busy(), timeout=120_000)
+    (s,) = [s for s in tab.series.values() if s.imported]
+    assert s.current().count == 3000 and "guesses" in s.current().metrics
+    stats = tab.model.stats(s)
+    assert stats["corrected_mean"] > stats["mean"] + 0.5
     tab.correct_box.setChecked(False)
-    tab.refresh()
+    assert tab.model.metric_note("W").startswith("No W-rating yet")
     tab.open_file(str(shared_data / "README.md"), generator="unknown")  # not a collection: a message, no crash
-    assert warnings and "README.md" in warnings[0] and "line" in warnings[0]
+    qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
+    assert "README.md" in errors[0] and "line" in errors[0]
     tab.shutdown()

@@ -7,9 +7,12 @@ import pytest
 from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
 
 
-def test_rate_dialog_rates_a_file_and_exports_csv(qtbot, settings, shared_data, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
+def _finished(dlg) -> bool:
+    """The run has ended and the dialog has drawn its last results."""
+    return dlg.runner is not None and dlg.runner.finished and not dlg.timer.isActive()
 
+
+def test_rate_dialog_rates_a_file_and_exports_csv(qtbot, settings, shared_data, tmp_path, monkeypatch):
     from sudokustudio.ui.rate_dialog import RateDialog
 
     d = shared_data / "controlled_bias"
@@ -20,11 +23,12 @@ def test_rate_dialog_rates_a_file_and_exports_csv(qtbot, settings, shared_data, 
 
     dlg = RateDialog(settings)
     qtbot.addWidget(dlg)
-    assert dlg.open_file(str(f))
+    dlg.open_file(str(f))                                      # read in the background
+    qtbot.waitUntil(lambda: len(dlg.puzzles) == 40, timeout=30000)
     assert not dlg.export_button.isEnabled()
     with qtbot.waitSignal(dlg.start_button.clicked, timeout=1000):
         dlg.start_button.click()
-    qtbot.waitUntil(lambda: dlg.runner is not None and not dlg.runner.running, timeout=300000)
+    qtbot.waitUntil(lambda: _finished(dlg), timeout=300000)
     assert dlg.ratings.tolist() == w_ref.tolist()
     assert dlg.model.rowCount() == 40
     assert dlg.dist_table.item(0, 1).text() == str(int((w_ref == 0).sum()))
@@ -36,12 +40,15 @@ def test_rate_dialog_rates_a_file_and_exports_csv(qtbot, settings, shared_data, 
     assert rows[1].split(",")[3] == str(w_ref[0])
 
     # a bad file: a clear message, the dialog keeps its puzzles
+    from sudokustudio.ui import rate_dialog
+
     warned = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
+    monkeypatch.setattr(rate_dialog, "show_error", lambda parent, title, exc: warned.append(str(exc)))
     bad = tmp_path / "bad.txt"
     bad.write_text("hello\n")
-    assert not dlg.open_file(str(bad))
-    assert warned and "bad.txt" in warned[0]
+    dlg.open_file(str(bad))
+    qtbot.waitUntil(lambda: bool(warned), timeout=30000)
+    assert "bad.txt" in warned[0]
     assert len(dlg.puzzles) == 40
     dlg.shutdown()
 
@@ -67,7 +74,7 @@ def test_rate_dialog_uses_collection_weights(qtbot, settings, shared_data):
     qtbot.addWidget(dlg)
     dlg.set_puzzles(puzzles, "weighted", weights=weights)
     dlg.start()
-    qtbot.waitUntil(lambda: not dlg.runner.running, timeout=300000)
+    qtbot.waitUntil(lambda: _finished(dlg), timeout=300000)
     assert dlg.ratings.tolist() == w_ref.tolist()
     assert dlg.dist_table.horizontalHeaderItem(3).text() == "real % (weights)"
     expect = 100 * weights[w_ref == 0].sum() / weights.sum()
@@ -84,7 +91,7 @@ def test_rate_dialog_shows_the_whips_behind_a_rating(qtbot, settings, shared_dat
     qtbot.addWidget(dlg)
     dlg.set_puzzles(puzzles, "first three")
     dlg.start()
-    qtbot.waitUntil(lambda: dlg.runner is not None and not dlg.runner.running, timeout=120000)
+    qtbot.waitUntil(lambda: _finished(dlg), timeout=120000)
     assert dlg.path_button.isEnabled()
     dlg.view.selectRow(2)
     dlg.path_button.click()

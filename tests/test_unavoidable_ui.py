@@ -10,12 +10,11 @@ from sudokustudio.sudoku.solver import solve
 
 
 def test_ua_tab_harvest_select_search_export(qtbot, settings, shared_data, tmp_path, monkeypatch):
-    from PySide6.QtWidgets import QMessageBox
-
+    from sudokustudio.ui import ua_tab
     from sudokustudio.ui.ua_tab import UATab
 
     warnings = []
-    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warnings.append(a[2]))
+    monkeypatch.setattr(ua_tab, "show_error", lambda parent, title, exc: warnings.append(str(exc)))
     tab = UATab(settings)
     qtbot.addWidget(tab)
 
@@ -31,8 +30,7 @@ def test_ua_tab_harvest_select_search_export(qtbot, settings, shared_data, tmp_p
     assert (tab.grid == g).all()
 
     tab.start_harvest()
-    with qtbot.waitSignal(tab.harvest_runner.finished, timeout=120_000):
-        pass
+    qtbot.waitUntil(lambda: tab.uas is not None, timeout=120_000)
     n = tab.table.rowCount()
     assert n == len(tab.uas) > 100
     sizes = [int(tab.table.item(i, 1).text()) for i in range(n)]
@@ -57,9 +55,9 @@ def test_ua_tab_harvest_select_search_export(qtbot, settings, shared_data, tmp_p
     tab.force_edit.setText("".join("1" if c in forced else "." for c in range(81)))
     tab.k_spin.setValue(17)
     tab.start_search()
-    with qtbot.waitSignal(tab.search_runner.finished, timeout=120_000):
-        pass
-    assert format_puzzle(p) in tab.puzzles()
+    qtbot.waitUntil(lambda: tab.search_runner is not None and tab.search_runner.finished
+                    and not tab.timer.isActive(), timeout=120_000)
+    assert format_puzzle(p) in tab.puzzles() and "complete" in tab.rate_label.text()
     assert "nodes/s" in tab.rate_label.text()
     tab.found.setCurrentRow(0)
     assert tab.view.clues == {i for i, ch in enumerate(tab.puzzles()[0]) if ch != "."}
@@ -69,5 +67,5 @@ def test_ua_tab_harvest_select_search_export(qtbot, settings, shared_data, tmp_p
 
     tab.force_edit.setText("..z")
     tab.start_search()
-    assert "position 3" in warnings[-1]
+    qtbot.waitUntil(lambda: "position 3" in warnings[-1], timeout=30_000)
     tab.shutdown()

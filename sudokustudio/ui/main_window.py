@@ -154,6 +154,11 @@ class MainWindow(QMainWindow):
 
     # ----------------------------------------------------------------- closing
     def closeEvent(self, event) -> None:
+        """Stop every run (finished batches are saved) and close within about two seconds: batches
+        still running after that are abandoned (their runs resume from the store next time)."""
+        from sudokustudio.jobs.run import stop_all_runs
+
+        stop_all_runs(wait=1.5)
         for i in range(self.tabs.count()):
             tab = self.tabs.widget(i)
             if hasattr(tab, "shutdown"):

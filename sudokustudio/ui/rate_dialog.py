@@ -1,29 +1,30 @@
 """Tools → Rate puzzles…: Berthier's W-rating of a file or a collection.
 
-Runs ``sudoku.rating.RatingJob`` in batches (progress, Cancel), shows every
-puzzle's rating and the W distribution, raw and corrected with seed 002's
-cf(n) (meaningful for a controlled-bias sample), beside seed 002 §3.3, and
-exports a CSV.  Path… (or a double-click) shows the whips behind one rating.
+A view over ``models.rating.RatingModel``: the rating runs in batches
+(progress, Stop), every puzzle's rating appears as it comes, and the W
+distribution, raw and corrected with seed 002's cf(n) (meaningful for a
+controlled-bias sample), is drawn beside seed 002 §3.3; CSV export.
+Path… (or a double-click) shows the whips behind one rating.  Files are
+read, and paths found, off the UI thread.
 """
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QModelIndex, Qt, QThreadPool, QTimer, Slot
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout,
                                QHeaderView, QLabel, QMessageBox, QPlainTextEdit, QProgressBar, QPushButton,
                                QSpinBox, QSplitter, QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
-from sudokustudio.jobs.qt import CallRelay, CallTask, make_runner
-from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, read_puzzles
-from sudokustudio.sudoku.rating import (DEFAULT_CAP, MAX_CAP, SEED002_RAW_PERCENT, SEED002_REAL_PERCENT,
-                                        W_INVALID, RatingJob, correction_factor, rating_label, w_distribution,
-                                        w_rating_path)
+from sudokustudio.jobs.qt import kernel_gate, window_executor
+from sudokustudio.models.rating import RatingModel
+from sudokustudio.sudoku.grid import format_puzzle
+from sudokustudio.sudoku.rating import DEFAULT_CAP, MAX_CAP, W_INVALID, rating_label
+from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
@@ -84,15 +85,20 @@ class RateDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle("Rate puzzles — Berthier's W-rating (whips)")
         self.settings = settings
-        self.runner = None
-        self.job: RatingJob | None = None
-        self.puzzles = np.zeros((0, 81), np.uint8)
-        self.lines: list[int] = []
-        self.source = ""
-        self.ratings = np.zeros(0, np.int16)
-        self.cands = np.zeros(0, np.int16)
-        self.weights: np.ndarray | None = None  # sampling weights (weighted sampler); None: cf(n)
+        self.rating = RatingModel(lambda: window_executor(self.settings), kernel_gate())
+        self.calls = BackgroundCalls(self, "Rate puzzles")
+        self.path_dialog: QDialog | None = None
+        self._build_controls()
+        self._build_results()
+        self.timer = QTimer(self)
+        self.timer.setInterval(100)  # 10 Hz redraw, never per batch
+        self.timer.timeout.connect(self.refresh)
+        self.resize(1280, 800)
+        self._update_buttons()
+        self._draw_distribution()
 
+    # ------------------------------------------------------------ layout
+    def _build_controls(self) -> None:
         self.open_button = QPushButton("&Open file…")
         self.open_button.setShortcut(QKeySequence.Open)
         self.open_button.setToolTip("Choose a puzzle file (.txt/.sdm one puzzle per line, or .sdk)")
@@ -109,10 +115,11 @@ class RateDialog(QDialog):
         self.start_button = QPushButton("&Rate")
         self.start_button.setShortcut(QKeySequence("Ctrl+R"))
         self.start_button.setToolTip("Rate every puzzle (Ctrl+R)")
-        self.start_button.clicked.connect(lambda: when_kernels_ready(("rating",), self.start, self, "Rate"))
-        self.cancel_button = QPushButton("&Cancel")
+        self.start_button.clicked.connect(self.start)
+        self.cancel_button = QPushButton("&Stop")
         self.cancel_button.setShortcut(QKeySequence("Esc"))
-        self.cancel_button.setToolTip("Stop after the batches in flight (Esc)")
+        self.cancel_button.setMinimumWidth(self.cancel_button.fontMetrics().horizontalAdvance("Stopping…") + 24)
+        self.cancel_button.setToolTip("Stop after the batches in flight; the ratings so far stay (Esc)")
         self.cancel_button.clicked.connect(self.cancel)
         self.export_button = QPushButton("&Export CSV…")
         self.export_button.setShortcut(QKeySequence("Ctrl+E"))
@@ -124,18 +131,11 @@ class RateDialog(QDialog):
                                     "in Berthier's notation (Ctrl+P, or double-click a row)")
         self.path_button.clicked.connect(lambda: when_kernels_ready(("rating",), self.explain_selected, self,
                                                                     "Path"))
-        self.path_dialog: QDialog | None = None
-        self._path_ticket = 0
-        self._path_request = ("", "", DEFAULT_CAP)   # (line, puzzle, cap) of the newest request
-        self._path_pool = QThreadPool(self)
-        self._path_pool.setMaxThreadCount(1)
-        self._path_relay = CallRelay(self)
-        self._path_relay.done.connect(self._show_path)
-        self._path_relay.failed.connect(self._path_failed)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m puzzles")
         self.status = QLabel("")
 
+    def _build_results(self) -> None:
         top = QHBoxLayout()
         for w in (self.open_button, self.collection_button, self.source_label):
             top.addWidget(w)
@@ -145,7 +145,6 @@ class RateDialog(QDialog):
         prog = QHBoxLayout()
         prog.addWidget(self.progress, 1)
         prog.addWidget(self.status)
-
         self.model = _ResultsModel(self)
         self.view = QTableView()
         self.view.setModel(self.model)
@@ -158,11 +157,9 @@ class RateDialog(QDialog):
         self.view.setToolTip("W0 = BRT (singles) alone; Wn = whips of length <= n needed. "
                              "Double-click a row for its resolution path.")
         self.view.doubleClicked.connect(lambda index: self.explain_row(index.row()))
-
-        self.dist_table = QTableWidget(0, 7)
+        self.dist_table = QTableWidget(0, 6)
         self.dist_table.setHorizontalHeaderLabels(
-            ["W", "count", "raw %", "real % (cf)", "seed 002\nraw %", "seed 002\nreal %", ""])
-        self.dist_table.setColumnHidden(6, True)
+            ["W", "count", "raw %", "real % (cf)", "seed 002\nraw %", "seed 002\nreal %"])
         self.dist_table.verticalHeader().setVisible(False)
         self.dist_table.verticalHeader().setDefaultSectionSize(20)
         self.dist_table.setEditTriggers(QAbstractItemView.NoEditTriggers)
@@ -187,7 +184,6 @@ class RateDialog(QDialog):
             self.bars.append(bar)
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
-
         right = QWidget()
         rl = QVBoxLayout(right)
         rl.setContentsMargins(0, 0, 0, 0)
@@ -198,23 +194,25 @@ class RateDialog(QDialog):
         split = QSplitter(Qt.Horizontal)
         split.addWidget(self.view)
         split.addWidget(right)
-        split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 1)
         split.setSizes([620, 660])
-
         lay = QVBoxLayout(self)
         lay.addLayout(top)
         lay.addLayout(prog)
         lay.addWidget(split, 1)
 
-        self.timer = QTimer(self)
-        self.timer.setInterval(100)  # 10 Hz redraw, never per batch
-        self.timer.timeout.connect(self.refresh)
-        self.resize(1280, 800)
-        self._update_buttons()
-        self._draw_distribution()
-
     # ------------------------------------------------------------ input
+    @property
+    def puzzles(self) -> np.ndarray:
+        return self.rating.puzzles
+
+    @property
+    def lines(self) -> list[int]:
+        return self.rating.lines
+
+    @property
+    def ratings(self) -> np.ndarray:
+        return self.model.ratings
+
     def choose_file(self) -> None:
         folder = str(self.settings.value("folders/rate", str(Path.home()))) if self.settings else str(Path.home())
         path, _ = QFileDialog.getOpenFileName(self, "Puzzles to rate", folder,
@@ -222,14 +220,16 @@ class RateDialog(QDialog):
         if path:
             self.open_file(path)
 
-    def open_file(self, path: str) -> bool:
-        try:
-            coll = read_puzzles(path, check_units=False)
-        except (PuzzleFormatError, OSError) as exc:
-            QMessageBox.warning(self, "Cannot read puzzles", str(exc))
-            return False
+    def open_file(self, path: str) -> None:
+        """Read a puzzle file in the background, then load it."""
         if self.settings is not None:
             self.settings.setValue("folders/rate", str(Path(path).parent))
+        self.status.setText(f"Reading {Path(path).name}…")
+        self.calls.submit("read", lambda: self.rating.read_file(path), on_done=lambda coll: self._read(path, coll),
+                          on_error=lambda exc: (self.status.setText(""), show_error(self, "Cannot read puzzles",
+                                                                                    exc)))
+
+    def _read(self, path: str, coll) -> None:
         note = ""
         if coll.issues:
             first = coll.issues[0]
@@ -238,7 +238,6 @@ class RateDialog(QDialog):
                                     f"{path}: {len(coll.issues)} lines could not be read and are skipped."
                                     f"\nFirst: {first}")
         self.set_puzzles(coll.puzzles, Path(path).name + note, coll.lines)
-        return True
 
     def choose_collection(self) -> None:
         from PySide6.QtWidgets import QInputDialog
@@ -249,7 +248,7 @@ class RateDialog(QDialog):
             store = CollectionStore()
             items = store.list()
         except (CollectionError, OSError, RuntimeError) as exc:
-            QMessageBox.warning(self, "Cannot open the collections", str(exc))
+            show_error(self, "Cannot open the collections", exc)
             return
         if not items:
             QMessageBox.information(self, "No collection", "No stored collection yet: generate or import one "
@@ -260,29 +259,16 @@ class RateDialog(QDialog):
         if not ok:
             return
         item = items[names.index(choice)]
-        try:
-            coll = store.load(item["id"])
-        except CollectionError as exc:
-            QMessageBox.warning(self, "Cannot load the collection", str(exc))
-            return
-        self.set_puzzles(coll.puzzles, f"{coll.name} ({coll.generator})", weights=coll.weights)
+        self.calls.submit("read", lambda: store.load(item["id"]),
+                          on_done=lambda coll: self.set_puzzles(coll.puzzles, f"{coll.name} ({coll.generator})",
+                                                                weights=coll.weights),
+                          on_error=lambda exc: show_error(self, "Cannot load the collection", exc))
 
     def set_puzzles(self, puzzles, label: str = "collection", lines=None, weights=None) -> None:
-        """Load a collection (uint8[N, 81]) to rate; ``lines`` default to 1..N.
-
-        ``weights``: the sampler's weights (e.g. 1/Pr of the weighted sampler)
-        for the "real" column; without them (or all equal) the "real" column
-        uses seed 002's cf(n), which is right for a controlled-bias sample.
-        """
-        self.cancel()
-        w = None if weights is None else np.asarray(weights, dtype=np.float64)
-        self.weights = None if w is None or np.all(w == w[:1]) else w
-        self.puzzles = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
-        self.lines = list(lines) if lines is not None else list(range(1, len(self.puzzles) + 1))
-        self.source = label
+        """Load puzzles (uint8[N, 81]) to rate; ``lines`` default to 1..N; ``weights`` (e.g. 1/Pr of
+        the weighted sampler) for the "real" column, else seed 002's cf(n)."""
+        self.rating.set_puzzles(puzzles, label, lines, weights)
         self.source_label.setText(f"{label}: {len(self.puzzles)} puzzles")
-        self.ratings = np.zeros(0, np.int16)
-        self.cands = np.zeros(0, np.int16)
         self.model.reset(self.lines, self.puzzles, self.cap_spin.value())
         self.progress.setRange(0, max(1, len(self.puzzles)))
         self.progress.setValue(0)
@@ -291,111 +277,64 @@ class RateDialog(QDialog):
         self._update_buttons()
 
     # ------------------------------------------------------------ run
+    @property
+    def runner(self):
+        """The rating run (None before the first Rate)."""
+        return self.rating.run
+
     def start(self) -> None:
-        if len(self.puzzles) == 0:
-            QMessageBox.information(self, "Nothing to rate", "Open a puzzle file first.")
+        try:
+            self.rating.start(self.cap_spin.value())
+        except ValueError as exc:
+            QMessageBox.information(self, "Nothing to rate", str(exc))
             return
-        if self.runner is not None and self.runner.running:
-            return
-        cap = self.cap_spin.value()
-        self.job = RatingJob(puzzles=[format_puzzle(p) for p in self.puzzles], cap=cap,
-                             chunk=max(8, min(24, len(self.puzzles) // 8 or 8)))
-        self.model.reset(self.lines, self.puzzles, cap)
-        self.ratings = np.zeros(0, np.int16)
-        self.cands = np.zeros(0, np.int16)
-        self.runner = make_runner(self.job, 0, self.job.n_batches(), settings=self.settings, parent=self)
-        self.runner.failed.connect(self._on_failed)
-        self.runner.finished.connect(self._on_finished)
-        self.runner.start()
+        self.model.reset(self.lines, self.puzzles, self.rating.cap)
         self.timer.start()
         self._update_buttons()
 
     def cancel(self) -> None:
-        if self.runner is not None and self.runner.running:
-            self.runner.cancel()
-            self.status.setText("cancelling…")
-
-    def _on_failed(self, message: str) -> None:
-        QMessageBox.warning(self, "Rating failed", message)
-
-    def _on_finished(self, cancelled: bool) -> None:
-        self.timer.stop()
-        self.refresh()
-        done = len(self.ratings)
-        self.status.setText(("cancelled: " if cancelled else "done: ") + self.status.text())
-        if cancelled and done < len(self.puzzles):
-            self.summary.setText(self.summary.text() + f"<br>Cancelled after {done} puzzles.")
+        self.rating.stop()
         self._update_buttons()
 
     def refresh(self) -> None:
-        if self.runner is None or self.job is None:
+        run = self.rating.run
+        if run is None:
             return
-        ratings, cands = self.job.arrays(self.runner.total())
-        self.ratings, self.cands = ratings, cands
+        ratings, cands = self.rating.results()
         self.model.set_results(ratings, cands)
         self.progress.setValue(len(ratings))
-        secs = max(self.runner.elapsed, 1e-9)
-        self.status.setText(f"{len(ratings)} rated, {len(ratings) / secs:.0f} puzzles/s, {secs:.1f} s")
+        self.status.setText(self.rating.progress_text())
         self._draw_distribution()
+        for err in run.errors:
+            if err not in getattr(self, "_shown_errors", ()):
+                self._shown_errors = {*getattr(self, "_shown_errors", ()), err}
+                show_error(self, "Rating failed", err)
+        if run.finished:
+            self.timer.stop()
+        self._update_buttons()
 
     # ------------------------------------------------------------ display
     def _draw_distribution(self) -> None:
-        cap = self.model.cap
-        ratings = self.ratings.astype(np.int64)
-        clues = np.count_nonzero(self.puzzles[:len(ratings)], axis=1)
-        weights = None if self.weights is None else self.weights[:len(ratings)]
-        dist = w_distribution(ratings, clues, cap, weights) if len(ratings) else None
-        self.dist_table.horizontalHeaderItem(3).setText("real % (cf)" if weights is None else "real % (weights)")
-        top = int(ratings[ratings >= 0].max()) if len(ratings) and (ratings >= 0).any() else -1
-        n_rows = max(top + 1, 11)
-        n_rows = min(n_rows, cap + 2)
-        seed_rows = max(n_rows, 0)
-        self.dist_table.setRowCount(seed_rows)
-        for w in range(seed_rows):
-            label = ("W0 (L1_0)" if w == 0 else f"W{w}") if w <= cap else f"> {cap}"
-            cells = [label, "", "", "",
-                     _pct(SEED002_RAW_PERCENT[w]) if w < len(SEED002_RAW_PERCENT) and w <= cap else "",
-                     _pct(SEED002_REAL_PERCENT[w]) if w < len(SEED002_REAL_PERCENT) and w <= cap else ""]
-            if dist is not None:
-                cells[1] = str(int(dist["counts"][w]))
-                cells[2] = _pct(dist["raw"][w])
-                cells[3] = _pct(dist["real"][w])
+        d = self.rating.distribution()
+        self.dist_table.horizontalHeaderItem(3).setText(d.real_label)
+        self.dist_table.setRowCount(len(d.rows))
+        for r, cells in enumerate(d.rows):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.dist_table.setItem(w, c, item)
-        xs = np.arange(n_rows)
-        seed_real = np.array([SEED002_REAL_PERCENT[w] if w < len(SEED002_REAL_PERCENT) else 0 for w in xs])
-        seed_raw = np.array([SEED002_RAW_PERCENT[w] if w < len(SEED002_RAW_PERCENT) else 0 for w in xs])
-        zero = np.zeros(n_rows)
-        heights = [zero if dist is None else dist["raw"][:n_rows],
-                   zero if dist is None else dist["real"][:n_rows], seed_raw, seed_real]
+                self.dist_table.setItem(r, c, item)
         width = 0.2
-        for k, (bar, ys) in enumerate(zip(self.bars, heights)):
-            bar.setOpts(x=xs + (k - 1.5) * width, height=ys, width=width)
-        self.plot.setXRange(-0.6, n_rows - 0.4, padding=0)
-        if dist is None:
-            self.summary.setText("Seed 002 §3.3 distributions shown; open a file and press Rate.")
-            return
-        valid = ratings[(ratings >= 0) & (ratings <= cap)]
-        ok = (ratings >= 0) & (ratings <= cap)
-        w_cf = correction_factor(clues[ok]) if weights is None else weights[ok]
-        mean = valid.mean() if len(valid) else float("nan")
-        real = (valid * w_cf).sum() / w_cf.sum() if len(valid) else float("nan")
-        n_inv = int((ratings < 0).sum())
-        n_above = int((ratings > cap).sum())
-        self.summary.setText(
-            f"{len(ratings)} puzzles rated: mean W {mean:.3f} raw, {real:.3f} real "
-            f"({'cf-weighted' if weights is None else 'sampler weights'})"
-            + (f"; {n_above} above the cap" if n_above else "")
-            + (f"; {n_inv} invalid (no or several solutions)" if n_inv else "")
-            + (". The 'real' columns assume a controlled-bias sample." if weights is None else
-               ". 'real' uses the collection's sampling weights."))
+        for k, (bar, ys) in enumerate(zip(self.bars, d.heights)):
+            bar.setOpts(x=d.x + (k - 1.5) * width, height=ys, width=width)
+        self.plot.setXRange(-0.6, len(d.x) - 0.4, padding=0)
+        self.summary.setText(d.summary)
 
     def _update_buttons(self) -> None:
-        running = self.runner is not None and self.runner.running
+        running = self.rating.live
+        stopping = running and self.rating.run.status.value == "stopping"
         self.start_button.setEnabled(not running and len(self.puzzles) > 0)
-        self.cancel_button.setEnabled(running)
+        self.cancel_button.setEnabled(running and not stopping)
+        self.cancel_button.setText("Stopping…" if stopping else "&Stop")
         self.open_button.setEnabled(not running)
         self.collection_button.setEnabled(not running)
         self.cap_spin.setEnabled(not running)
@@ -413,14 +352,9 @@ class RateDialog(QDialog):
             if not path:
                 return False
         try:
-            with open(path, "w", newline="", encoding="utf-8") as f:
-                w = csv.writer(f)
-                w.writerow(["line", "puzzle", "clues", "W", "cands_after_BRT"])
-                for i in range(len(self.ratings)):
-                    w.writerow([self.lines[i], format_puzzle(self.puzzles[i]),
-                                int(np.count_nonzero(self.puzzles[i])), int(self.ratings[i]), int(self.cands[i])])
+            self.rating.export_csv(path)
         except OSError as exc:
-            QMessageBox.warning(self, "Cannot export", f"{path}: {exc.strerror or exc}")
+            show_error(self, "Cannot export", exc)
             return False
         return True
 
@@ -430,21 +364,17 @@ class RateDialog(QDialog):
         self.explain_row(rows[0].row() if rows else 0)
 
     def explain_row(self, row: int) -> None:
-        """Find the whips behind puzzle ``row``'s rating on a pool thread, then show them."""
+        """Find the whips behind puzzle ``row``'s rating in the background, then show them."""
         if not 0 <= row < len(self.puzzles):
             return
-        puzzle, cap = self.puzzles[row].copy(), self.cap_spin.value()
-        self._path_ticket += 1
-        # kept with the request: the puzzle list may change before the answer comes
-        self._path_request = (str(self.lines[row]), format_puzzle(puzzle), cap)
-        self.status.setText(f"Finding the whips of line {self.lines[row]}…")
-        self._path_pool.start(CallTask(self._path_ticket, lambda: w_rating_path(puzzle, cap), self._path_relay))
+        line, text, cap, find = self.rating.path_request(row, self.cap_spin.value())
+        self.status.setText(f"Finding the whips of line {line}…")
+        self.calls.drop("path")  # only the newest request is shown
+        self.calls.submit("path", find, on_done=lambda path: self._show_path((line, text, cap), path),
+                          on_error=lambda exc: show_error(self, "Cannot find the path", exc))
 
-    @Slot(int, object)
-    def _show_path(self, ticket: int, path) -> None:
-        if ticket != self._path_ticket:
-            return  # an older request
-        line, text, cap = self._path_request
+    def _show_path(self, request: tuple, path) -> None:
+        line, text, cap = request
         lines = [f"line {line}: {text}",
                  f"W-rating {rating_label(path.rating, cap)}; {len(path.steps)} whip eliminations, "
                  "shortest whips first, BRT (singles) after each", ""]
@@ -472,33 +402,23 @@ class RateDialog(QDialog):
         self.path_dialog.raise_()
         self.status.setText("")
 
-    @Slot(int, str)
-    def _path_failed(self, ticket: int, message: str) -> None:
-        if ticket == self._path_ticket:
-            QMessageBox.warning(self, "Cannot find the path", message)
-
     # ------------------------------------------------------------ closing
-    def shutdown(self) -> None:
-        if self.runner is not None:
-            self.runner.cancel()
-            self.runner.wait()
-        self._path_pool.waitForDone()
+    def shutdown(self, deadline: float = 1.5) -> None:
+        self.rating.stop()
+        if self.rating.run is not None:
+            self.rating.run.wait(deadline)
+        self.calls.drop()
         self.timer.stop()
 
     def closeEvent(self, event) -> None:
         self.shutdown()
         super().closeEvent(event)
 
-    def reject(self) -> None:  # Esc cancels a run first; a second Esc closes
-        if self.runner is not None and self.runner.running:
+    def reject(self) -> None:  # Esc stops a run first; a second Esc closes
+        if self.rating.live:
             self.cancel()
             return
         self.shutdown()
         super().reject()
 
 
-def _pct(x: float) -> str:
-    x = float(x)
-    if x == 0:
-        return "0"
-    return f"{x:.2f}" if x >= 0.1 else f"{x:.2g}"

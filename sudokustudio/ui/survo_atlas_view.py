@@ -273,7 +273,7 @@ class AtlasView(QWidget):
     def shutdown(self) -> None:
         if self.runner is not None:
             self.runner.cancel()
-            self.runner.wait()
+            self.runner.wait(1500)
         self.timer.stop()
 
     def _failed(self, message: str) -> None:
@@ -394,7 +394,8 @@ class AtlasView(QWidget):
                     self.seed_summary.setText(
                         f"{verdict}: mean swaps {cmp['swaps_mean_sd']['mean']:.3f}, "
                         f"sd {cmp['swaps_mean_sd']['sd']:.3f}; chi-square {cmp['chi2']['min']:.3f} … "
-                        f"{cmp['chi2']['max']:.3f} ({'inside' if cmp['chi2']['match'] else 'NOT inside'} (0.25, 8.25)).")
+                        f"{cmp['chi2']['max']:.3f} "
+                        f"({'inside' if cmp['chi2']['match'] else 'NOT inside'} (0.25, 8.25)).")
                 else:
                     self.seed_summary.setText("No 4×4 puzzles in this atlas.")
             else:

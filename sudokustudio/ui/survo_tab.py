@@ -11,16 +11,16 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, QThreadPool, Slot
+from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
                                QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMenu,
                                QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
                                QToolButton, QVBoxLayout, QWidget)
 
-from sudokustudio.jobs.qt import CallRelay, CallTask
 from sudokustudio.survo.board import SurvoBoard
 from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle, read_survo, write_survo
+from sudokustudio.ui.background import BackgroundCalls, error_text
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import RESOURCES, SERIES
 from sudokustudio.ui.widgets.survo_board import SurvoBoardWidget
@@ -140,13 +140,8 @@ class SurvoTab(QWidget):
         self.solution_count = 0
         self.setup_min_swaps: int | None = None
         self.undo_stack = QUndoStack(self)
-        self._pool = QThreadPool(self)
-        self._pool.setMaxThreadCount(1)
-        self._relay = CallRelay(self)
-        self._relay.done.connect(self._on_task_done)
-        self._relay.failed.connect(self._on_task_failed)
-        self._ticket = 0
-        self._pending: dict[int, tuple[str, object]] = {}
+        self.calls = BackgroundCalls(self, "Survo")
+        self.calls.busyChanged.connect(lambda _: self._update_busy())
         self._after_solve: list = []
         self._cancel_generation = False
         self._build()
@@ -467,16 +462,13 @@ class SurvoTab(QWidget):
 
     # ------------------------------------------------------------- solver
     def _submit(self, kind: str, fn, payload=None) -> int:
-        self._ticket += 1
-        self._pending[self._ticket] = (kind, payload)
-        self._pool.start(CallTask(self._ticket, fn, self._relay))
-        self._update_busy()
-        return self._ticket
+        return self.calls.submit(kind, fn, on_done=lambda result: self._on_task_done(kind, payload, result),
+                                 on_error=lambda exc: self._on_task_failed(kind, exc))
 
     def _update_busy(self) -> None:
-        busy = bool(self._pending)
+        busy = self.calls.busy()
         self.busy.setVisible(busy)
-        generating = any(k == "generate" for k, _ in self._pending.values())
+        generating = self.calls.busy("generate")
         self.cancel_button.setVisible(generating)
         self.new_button.setEnabled(not generating)
 
@@ -486,10 +478,7 @@ class SurvoTab(QWidget):
         when_kernels_ready(("survo-solve",), lambda: self._submit("solve", lambda: _solve_job(puzzle), board),
                            self, "Hint and Solve")
 
-    @Slot(int, object)
-    def _on_task_done(self, ticket: int, result) -> None:
-        kind, payload = self._pending.pop(ticket, (None, None))
-        self._update_busy()
+    def _on_task_done(self, kind: str, payload, result) -> None:
         if kind == "solve":
             if payload is not self.board:  # a puzzle loaded since: stale
                 return
@@ -512,10 +501,8 @@ class SurvoTab(QWidget):
             self._status(f"New {g.puzzle.m}×{g.puzzle.n} puzzle: setup W = {g.initial_w}, "
                          f"fewest swaps {g.min_swaps} (seed {g.seed})")
 
-    @Slot(int, str)
-    def _on_task_failed(self, ticket: int, msg: str) -> None:
-        kind, _ = self._pending.pop(ticket, (None, None))
-        self._update_busy()
+    def _on_task_failed(self, kind: str, exc: BaseException) -> None:
+        msg = error_text(exc)
         if kind == "warm":  # compile on demand instead
             self._status(f"Kernel warm-up failed: {msg}")
             if self.board is None:
@@ -617,13 +604,12 @@ class SurvoTab(QWidget):
         """Block until background work is done and delivered (tests, closing)."""
         from PySide6.QtCore import QCoreApplication
 
-        ok = self._pool.waitForDone(msecs)
+        ok = self.calls.wait_idle(msecs)
         QCoreApplication.processEvents()
         return ok
 
     def shutdown(self) -> None:
         self._cancel_generation = True
         self.atlas_view.shutdown()
-        # no timeout: a kernel cannot be interrupted, and a solve left running (e.g. still
-        # compiling on a cold cache) would outlive the tab and its relay
-        self._pool.waitForDone()
+        self.calls.drop()  # answers that arrive after closing are ignored
+        self.calls.wait_idle(1500)

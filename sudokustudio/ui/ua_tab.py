@@ -1,21 +1,21 @@
 """Unavoidable sets tab: harvest the UAs of a solution grid, inspect them on
 the grid, see disjoint groups (a clue lower bound), and search the grid for
-minimal puzzles with few clues (seed 004)."""
+minimal puzzles with few clues (seed 004).
+
+A view over ``models.ua.UAModel``: the harvest and the search are runs on the
+window's executor (Esc stops them), the search is prepared off the UI
+thread, and the view redraws from the model on a timer."""
 from __future__ import annotations
-
-import time
-from pathlib import Path
-
-import numpy as np
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QFont, QGuiApplication, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
-                               QHeaderView, QLabel, QLineEdit, QListWidget, QMessageBox, QProgressBar,
+                               QHeaderView, QLabel, QLineEdit, QListWidget, QProgressBar,
                                QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
-from sudokustudio.jobs.qt import make_runner
-from sudokustudio.sudoku import unavoidable as U
+from sudokustudio.jobs.qt import kernel_gate, window_executor
+from sudokustudio.models.ua import UAModel
+from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.widgets.ua_grid import UAGridView
 
@@ -34,26 +34,46 @@ class UATab(QWidget):
     def __init__(self, settings=None, parent=None):
         super().__init__(parent)
         self.settings = settings
-        self.grid: np.ndarray | None = None
-        self.uas: U.UASet | None = None
-        self.groups: list[int] = []
-        self.harvest_runner = None
-        self.search_runner = None
-        self.search_job = None
-        self._search_t0 = 0.0
-        self._shown_puzzles = 0
+        self.model = UAModel(lambda: window_executor(self.settings), kernel_gate())
+        self.calls = BackgroundCalls(self, "Unavoidable sets")
+        self._shown_puzzles: list[str] = []
+        self._harvesting = False
         self._build()
         self.timer = QTimer(self)
         self.timer.setInterval(100)  # 10 Hz redraw, never per batch
-        self.timer.timeout.connect(self._refresh_search)
+        self.timer.timeout.connect(self._tick)
+
+    @property
+    def grid(self):
+        return self.model.grid
+
+    @property
+    def uas(self):
+        return self.model.uas
+
+    @property
+    def groups(self):
+        return self.model.groups
 
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
         outer = QHBoxLayout(self)
         split = QSplitter(Qt.Horizontal)
         outer.addWidget(split)
+        split.addWidget(self._build_grid_side())
+        rsplit = QSplitter(Qt.Vertical)
+        split.addWidget(rsplit)
+        rsplit.addWidget(self._build_ua_table())
+        rsplit.addWidget(self._build_search())
+        rsplit.setSizes([520, 280])
+        split.setSizes([440, 840])
+        QShortcut(QKeySequence("Ctrl+H"), self, activated=self.start_harvest)
+        QShortcut(QKeySequence("Ctrl+R"), self, activated=self.start_search)
+        QShortcut(QKeySequence("Esc"), self, activated=self.cancel)
+        QShortcut(QKeySequence("Ctrl+Shift+V"), self, activated=self.paste_grid)
 
-        # left: grid input and the grid
+    def _build_grid_side(self) -> QWidget:
+        """Grid input and the grid."""
         left = QWidget()
         lv = QVBoxLayout(left)
         self.grid_edit = QLineEdit()
@@ -81,11 +101,10 @@ class UATab(QWidget):
         self.grid_info = QLabel("No grid yet: type, paste, open a file or take a random grid.")
         self.grid_info.setWordWrap(True)
         lv.addWidget(self.grid_info)
-        split.addWidget(left)
+        return left
 
-        # right: harvest and UA table above, search below
-        rsplit = QSplitter(Qt.Vertical)
-        split.addWidget(rsplit)
+    def _build_ua_table(self) -> QWidget:
+        """The harvest controls and the table of UAs."""
         mid = QWidget()
         mv = QVBoxLayout(mid)
         hb = QHBoxLayout()
@@ -123,9 +142,10 @@ class UATab(QWidget):
                               "(bold rows: the disjoint group)")
         self.table.itemSelectionChanged.connect(self._ua_selected)
         mv.addWidget(self.table, 1)
-        rsplit.addWidget(mid)
+        return mid
 
-        # right: search
+    def _build_search(self) -> QWidget:
+        """The few-clue search: its controls and the puzzles found."""
         right = QGroupBox("Few-clue search")
         rh = QHBoxLayout(right)
         controls = QWidget()
@@ -157,8 +177,9 @@ class UATab(QWidget):
         self.start_btn.setToolTip("Start the search (Ctrl+R); needs harvested UAs")
         self.start_btn.clicked.connect(lambda: when_kernels_ready(("ua",), self.start_search, self, "Search"))
         self.start_btn.setEnabled(False)
-        self.cancel_btn = QPushButton("Cancel")
-        self.cancel_btn.setToolTip("Stop after the batches in flight (Esc)")
+        self.cancel_btn = QPushButton("Stop")
+        self.cancel_btn.setMinimumWidth(self.cancel_btn.fontMetrics().horizontalAdvance("Stopping…") + 24)
+        self.cancel_btn.setToolTip("Stop the harvest or the search (Esc); what was found stays")
         self.cancel_btn.clicked.connect(self.cancel)
         self.cancel_btn.setEnabled(False)
         bb.addWidget(self.start_btn)
@@ -184,28 +205,20 @@ class UATab(QWidget):
         self.export_btn.setEnabled(False)
         rv.addWidget(self.export_btn)
         controls.setMaximumWidth(300)  # the list takes the rest; the tab still fits 800 px
-        rsplit.addWidget(right)
-        rsplit.setSizes([520, 280])
-        split.setSizes([440, 840])
-
-        QShortcut(QKeySequence("Ctrl+H"), self, activated=self.start_harvest)
-        QShortcut(QKeySequence("Ctrl+R"), self, activated=self.start_search)
-        QShortcut(QKeySequence("Esc"), self, activated=self.cancel)
-        QShortcut(QKeySequence("Ctrl+Shift+V"), self, activated=self.paste_grid)
+        return right
 
     # ---------------------------------------------------------------- grid
     def _error(self, what: str, exc: Exception | str) -> None:
-        QMessageBox.warning(self, "Unavoidable sets", f"{what}:\n{exc}")
+        show_error(self, "Unavoidable sets", f"{what}:\n{exc}" if isinstance(exc, str) else exc)
 
     def set_grid(self, grid) -> None:
-        self.cancel()
-        self.grid = np.asarray(grid, dtype=np.uint8).copy()
+        self.model.set_grid(grid)
         self.grid_edit.setText("".join(map(str, self.grid)))
-        self.uas = None
-        self.groups = []
         self.table.setRowCount(0)
         self.found.clear()
+        self._shown_puzzles = []
         self.bound_label.setText("")
+        self.rate_label.setText("")
         self.view.set_grid(self.grid)
         self.harvest_btn.setEnabled(True)
         self.start_btn.setEnabled(False)
@@ -216,9 +229,9 @@ class UATab(QWidget):
         if not text:
             return self._error("No grid", "type or paste 81 digits (or a puzzle with a unique solution)")
         try:
-            self.set_grid(U.read_grid(text))
+            self.set_grid(self.model.read_grid(text))
         except ValueError as exc:
-            self._error("This is not a usable grid", exc)
+            self._error("This is not a usable grid", str(exc))
 
     def paste_grid(self) -> None:
         text = QGuiApplication.clipboard().text().strip()
@@ -229,46 +242,51 @@ class UATab(QWidget):
     def random_grid(self) -> None:
         from sudokustudio.sudoku.grids import random_grid
 
-        self.set_grid(random_grid())
+        self.calls.submit("grid", random_grid, on_done=self.set_grid)
 
     def open_file(self, path) -> None:
         try:
-            self.set_grid(U.read_grid(str(path)))
+            self.set_grid(self.model.read_grid(path))
         except (ValueError, OSError) as exc:
-            self._error(f"Cannot read a grid from {path}", exc)
+            self._error(f"Cannot read a grid from {path}", str(exc))
 
     # ---------------------------------------------------------------- harvest
     def start_harvest(self) -> None:
-        if self.grid is None or (self.harvest_runner is not None and self.harvest_runner.running):
+        if self.grid is None or self.model.busy:
             return
-        self.cancel()
-        job = U.UAHarvestJob("".join(map(str, self.grid)), self.size_spin.value())
-        self.harvest_runner = make_runner(job, 1, 1, settings=self.settings, parent=self, workers=1)
-        self.harvest_runner.finished.connect(self._harvest_done)
-        self.harvest_runner.failed.connect(lambda msg: self._error("Harvest failed", msg))
+        self.model.start_harvest(self.size_spin.value())
+        self._harvesting = True
         self.harvest_btn.setEnabled(False)
-        self.grid_info.setText("Harvesting UAs… (a few seconds; the first time also compiles the kernels)")
-        self.harvest_runner.start()
+        self.cancel_btn.setEnabled(True)
+        self.grid_info.setText("Harvesting UAs… (a few seconds)")
+        self.timer.start()
 
-    def _harvest_done(self, cancelled: bool) -> None:
+    @property
+    def harvest_runner(self):
+        return self.model.harvest_run
+
+    @property
+    def search_runner(self):
+        return self.model.search_run
+
+    def _harvest_done(self) -> None:
+        run = self.model.harvest_run
         self.harvest_btn.setEnabled(self.grid is not None)
-        res = self.harvest_runner.total() if self.harvest_runner is not None else None
-        if res is None:
-            self.grid_info.setText("Harvest cancelled.")
+        if run.errors:
+            self._error("Harvest failed", run.errors[-1])
+        if not self.model.take_harvest():
+            self.grid_info.setText("Harvest stopped.")
             return
-        self.show_uas(U.UASet(self.grid, res["lo"], res["hi"], res["seconds"]), res["groups"], res["exact"])
+        self.show_uas()
 
-    def show_uas(self, uas: U.UASet, groups: list[int], exact: bool) -> None:
-        self.uas = uas
-        self.groups = list(groups)
-        masks = uas.masks()
-        sizes = uas.sizes()
+    def show_uas(self) -> None:
+        uas = self.uas
         in_group = set(self.groups)
         self.table.setRowCount(len(uas))
         bold = _mono(8)
         bold.setBold(True)
-        for i, (m, s) in enumerate(zip(masks, sizes)):
-            items = [QTableWidgetItem(str(i)), QTableWidgetItem(str(int(s))), QTableWidgetItem(m)]
+        for i, (m, size) in enumerate(zip(uas.masks(), uas.sizes())):
+            items = [QTableWidgetItem(str(i)), QTableWidgetItem(str(int(size))), QTableWidgetItem(m)]
             for it in items:
                 if i in in_group:
                     it.setFont(bold)
@@ -278,12 +296,9 @@ class UATab(QWidget):
                 self.table.setItem(i, col, it)
         self.table.resizeColumnToContents(0)
         self.table.resizeColumnToContents(1)
-        by = ", ".join(f"{k}: {v}" for k, v in uas.by_size().items())
-        self.grid_info.setText(f"{len(uas)} minimal UAs of at most {self.size_spin.value()} cells "
-                               f"({by}) in {uas.seconds:.1f} s.")
-        self.bound_label.setText(
-            f"<b>Clue lower bound: {len(self.groups)}</b> — {len(self.groups)} pairwise disjoint UAs "
-            f"({'maximum' if exact else 'largest found'}; each needs its own clue).")
+        info, bound = self.model.summary(self.size_spin.value())
+        self.grid_info.setText(info)
+        self.bound_label.setText(bound)
         self._show_groups()
         self.start_btn.setEnabled(True)
 
@@ -291,82 +306,69 @@ class UATab(QWidget):
         if self.uas is None or not self.groups_check.isChecked():
             self.view.set_groups([])
             return
-        self.view.set_groups([U.mask_to_cells(self.uas.lo[i], self.uas.hi[i]) for i in self.groups])
+        self.view.set_groups(self.model.group_cells())
 
     def _ua_selected(self) -> None:
         rows = self.table.selectionModel().selectedRows()
         if not rows or self.uas is None:
             self.view.set_ua([])
             return
-        i = rows[0].row()
-        lo, hi = self.uas.lo[i], self.uas.hi[i]
-        cells = U.mask_to_cells(lo, hi)
-        sol = np.zeros(81, dtype=np.uint8)
-        other = {}
-        full_hi = np.uint64((1 << 17) - 1)
-        if U.other_solution_kernel(self.grid, ~lo, ~hi & full_hi, sol):
-            other = {int(c): int(sol[c]) for c in cells if sol[c] != self.grid[c]}
+        cells, other = self.model.ua_cells(rows[0].row())
         self.view.set_clues(None)
         self.view.set_ua(cells, other)
 
     # ---------------------------------------------------------------- search
     def start_search(self) -> None:
-        if self.uas is None or self.grid is None:
+        if self.uas is None or self.grid is None or self.model.busy or self.calls.busy("prepare"):
             return
-        if self.search_runner is not None and self.search_runner.running:
-            return
-        force = self.force_edit.text().strip()
-        try:
-            job = U.UASearchJob("".join(map(str, self.grid)), self.k_spin.value(), force,
-                                self.size_spin.value(), self.forward_check.isChecked(), 2, 1)
-            job.prepare(self.uas)
-        except ValueError as exc:
-            return self._error("Cannot start the search", exc)
-        self.search_job = job
-        n = job.n_batches()
-        self.search_runner = make_runner(job, 1, n, settings=self.settings, parent=self)
-        self.search_runner.finished.connect(self._search_done)
-        self.search_runner.failed.connect(lambda msg: self._error("Search failed", msg))
-        self.found.clear()
-        self._shown_puzzles = 0
-        self.progress.setRange(0, n)
-        self.progress.setValue(0)
+        args = (self.k_spin.value(), self.force_edit.text().strip(), self.size_spin.value(),
+                self.forward_check.isChecked())
         self.start_btn.setEnabled(False)
+        self.rate_label.setText("Preparing the search (its first levels)…")
+        self.calls.submit("prepare", lambda: self.model.prepare_search(*args), on_done=self._search_prepared,
+                          on_error=self._prepare_failed)
+
+    def _prepare_failed(self, exc: BaseException) -> None:
+        self.start_btn.setEnabled(self.uas is not None)
+        self.rate_label.setText("")
+        self._error("Cannot start the search", str(exc) if isinstance(exc, ValueError) else exc)
+
+    def _search_prepared(self, job) -> None:
+        run = self.model.start_search(job)
+        self.found.clear()
+        self._shown_puzzles = []
+        self.progress.setRange(0, max(1, run.snapshot(history=False).n_batches or 1))
+        self.progress.setValue(0)
         self.cancel_btn.setEnabled(True)
-        self._search_t0 = time.perf_counter()
-        self.search_runner.start()
         self.timer.start()
 
-    def _refresh_search(self) -> None:
-        r = self.search_runner
-        if r is None:
-            return
-        tot = r.total()
-        desc = self.search_job.describe(tot)
-        self.progress.setValue(r.batches_done)
-        secs = max(r.elapsed, 1e-9)
-        self.rate_label.setText(f"{desc['nodes']:,} nodes, {desc['nodes'] / secs:,.0f} nodes/s; "
-                                f"{desc['leaves_checked']:,} hitting sets checked, "
-                                f"{desc['uas_added']:,} UAs found on the way; {secs:.1f} s")
-        puzzles = desc["puzzles"]
-        if len(puzzles) != self._shown_puzzles:
-            current = self.found.currentRow()
-            self.found.clear()
-            for p in puzzles:
-                self.found.addItem(f"{81 - p.count('.'):2d}  {p}")
-            self._shown_puzzles = len(puzzles)
-            if 0 <= current < self.found.count():
-                self.found.setCurrentRow(current)
-            self.export_btn.setEnabled(bool(puzzles))
-
-    def _search_done(self, cancelled: bool) -> None:
-        self._refresh_search()
-        self.timer.stop()
-        self.start_btn.setEnabled(self.uas is not None)
-        self.cancel_btn.setEnabled(False)
-        n = self.found.count()
-        status = "cancelled" if cancelled else "complete"
-        self.rate_label.setText(self.rate_label.text() + f" — {status}: {n} puzzle{'s' * (n != 1)}")
+    def _tick(self) -> None:
+        harvest = self.model.harvest_run
+        if self._harvesting and harvest is not None and harvest.finished:
+            self._harvesting = False
+            self._harvest_done()
+        state = self.model.search_state()
+        if state is not None:
+            self.progress.setRange(0, max(1, state.n_batches))
+            self.progress.setValue(state.batches)
+            self.rate_label.setText(state.text)
+            if state.puzzles != self._shown_puzzles:
+                current = self.found.currentRow()
+                self.found.clear()
+                for p in state.puzzles:
+                    self.found.addItem(f"{81 - p.count('.'):2d}  {p}")
+                self._shown_puzzles = state.puzzles
+                if 0 <= current < self.found.count():
+                    self.found.setCurrentRow(current)
+                self.export_btn.setEnabled(bool(state.puzzles))
+        busy = self.model.busy
+        stopping = busy and any(r is not None and r.status.value == "stopping"
+                                for r in (self.model.harvest_run, self.model.search_run))
+        self.cancel_btn.setEnabled(busy and not stopping)
+        self.cancel_btn.setText("Stopping…" if stopping else "Stop")
+        if not busy:
+            self.start_btn.setEnabled(self.uas is not None)
+            self.timer.stop()
 
     def _puzzle_selected(self) -> None:
         item = self.found.currentItem()
@@ -378,12 +380,11 @@ class UATab(QWidget):
         self.view.set_clues([i for i, ch in enumerate(text) if ch != "."])
 
     def cancel(self) -> None:
-        for r in (self.harvest_runner, self.search_runner):
-            if r is not None and r.running:
-                r.cancel()
+        self.model.stop()
+        self._tick()
 
     def puzzles(self) -> list[str]:
-        return [self.found.item(i).text().split()[-1] for i in range(self.found.count())]
+        return self.model.puzzles()
 
     def export_file(self) -> None:
         if not self.puzzles():
@@ -394,13 +395,11 @@ class UATab(QWidget):
 
     def save_puzzles(self, path) -> None:
         try:
-            Path(path).write_text("".join(p + "\n" for p in self.puzzles()), encoding="utf-8")
+            self.model.save_puzzles(path)
         except OSError as exc:
-            self._error(f"Cannot write {path}", exc)
+            self._error(f"Cannot write {path}", str(exc))
 
-    def shutdown(self) -> None:
-        self.cancel()
-        for r in (self.harvest_runner, self.search_runner):
-            if r is not None:
-                r.wait()
+    def shutdown(self, deadline: float = 1.5) -> None:
+        self.calls.drop()
+        self.model.shutdown(deadline)
         self.timer.stop()

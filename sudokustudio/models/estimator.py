@@ -1,0 +1,406 @@
+"""The Estimator tab's model: Monte Carlo counting runs, Qt-free.
+
+It builds jobs from the tab's parameters, starts, stops and resumes runs
+(jobs.run.Run), lists the stored runs with their true status (a run of this
+session shows its live state; one left "running" by a process that is gone
+shows "interrupted"), keeps which runs are drawn, and turns snapshots into
+what the tab draws: plot series, the per-c table, the text of the panel, and
+exports.  The tab only collects parameters, calls this, and draws.
+"""
+from __future__ import annotations
+
+import csv
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from sudokustudio.jobs.run import Run, Snapshot, Status, StopRules
+from sudokustudio.jobs.store import RunInfo, RunStore, StoreError
+from sudokustudio.sudoku import estimators as E
+
+COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
+GRIDS, MINIMALS = "grids", "minimals"
+KIND_OF = {GRIDS: E.GridCountJob.kind, MINIMALS: E.MinimalsJob.kind}
+
+
+@dataclass(frozen=True)
+class EstimatorParams:
+    """What the tab's controls say."""
+
+    what: str = GRIDS                 # grids | minimals
+    box: str = "3x3"
+    grid_method: str = "rows"
+    minimal_method: str = "subsets"
+    s: int = 30
+    c: int = 25
+    grid_source: str = "weighted"
+    seed: int = 1
+
+    def job(self):
+        """The job these parameters describe (ValueError on a bad combination)."""
+        if self.what == GRIDS:
+            return E.GridCountJob(self.box, self.grid_method)
+        m = self.minimal_method
+        kw: dict = dict(method=m, grid_source=self.grid_source)
+        if m in ("subsets", "supersets"):
+            kw["s"] = self.s
+        if m == "singletons":
+            kw.update(c_lo=self.c, c_hi=self.c)
+        if m == "supersets":
+            kw["c_hi"] = self.c
+        return E.MinimalsJob(**kw)
+
+
+def what_of(job) -> str:
+    return GRIDS if isinstance(job, E.GridCountJob) else MINIMALS
+
+
+def job_label(job, run_id: int | None = None) -> str:
+    rid = f"#{run_id} " if run_id is not None else ""
+    if isinstance(job, E.GridCountJob):
+        return f"{rid}{job.box} {job.method}"
+    extra = f" s={job.s}" if job.method in ("subsets", "supersets") else ""
+    return f"{rid}{job.method}{extra}{' (biased)' if job.biased else ''}"
+
+
+def spec_label(kind: str, spec: dict) -> str:
+    """The label of a stored run from its spec (no job built: cheap for long lists)."""
+    if kind == E.GridCountJob.kind:
+        return f"{spec.get('box')} {spec.get('method')}"
+    text = str(spec.get("method"))
+    if spec.get("method") in ("subsets", "supersets"):
+        text += f" s={spec.get('s')}"
+    return text + (" BIASED" if spec.get("grid_source") == "random" else "")
+
+
+@dataclass
+class RunView:
+    """A run on screen: the run, its colour, and whether it is drawn."""
+
+    run: Run
+    colour: str
+    shown: bool = True
+
+    @property
+    def run_id(self) -> int | None:
+        return self.run.run_id
+
+    @property
+    def what(self) -> str:
+        return what_of(self.run.job)
+
+    def label(self) -> str:
+        return job_label(self.run.job, self.run_id)
+
+
+@dataclass(frozen=True)
+class RunRow:
+    """One line of the run list."""
+
+    run_id: int
+    text: str
+    tooltip: str
+    status: str
+    shown: bool
+    colour: str | None
+
+
+@dataclass(frozen=True)
+class Panel:
+    """The left panel's text for one run."""
+
+    headline: str
+    lines: list[str]
+    progress: float             # 0..1 towards the target RE
+    running: bool
+    warning: str = ""
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    colour: str
+    x: list = field(default_factory=list)
+    y: list = field(default_factory=list)
+    se: list = field(default_factory=list)     # standard errors of y (plots draw ±2 se)
+
+
+def fmt_time(s: float | None) -> str:
+    if s is None or not math.isfinite(s):
+        return "–"
+    if s < 60:
+        return f"{s:.1f} s"
+    if s < 3600:
+        return f"{int(s // 60)} min {int(s % 60):02d} s"
+    if s < 86400 * 3:
+        return f"{int(s // 3600)} h {int(s % 3600 // 60):02d} min"
+    return f"{s / 86400:.3g} days"
+
+
+class EstimatorModel:
+    """Runs of the Estimator tab (see the module docstring)."""
+
+    def __init__(self, store: RunStore | None, executor: Callable[[], object], gate=None):
+        self.store = store
+        self._executor = executor
+        self._gate = gate
+        self.live: RunView | None = None
+        self.views: list[RunView] = []       # every run this model has shown: started or opened
+        self._colour_i = 0
+
+    # ------------------------------------------------------------------ runs
+    def _colour(self) -> str:
+        c = COLOURS[self._colour_i % len(COLOURS)]
+        self._colour_i += 1
+        return c
+
+    @property
+    def busy(self) -> bool:
+        return self.live is not None and not self.live.run.finished
+
+    def start(self, params: EstimatorParams, listener=None) -> RunView:
+        """A new run with these parameters (ValueError: bad parameters, or a run is going)."""
+        if self.busy:
+            raise ValueError("A run is going: pause or stop it first.")
+        job = params.job()
+        run = Run(job, params.seed, StopRules(), store=self.store, listener=listener)
+        view = RunView(run, self._colour())
+        self.views.append(view)
+        self.live = view
+        run.start(self._executor(), self._gate)
+        return view
+
+    def stop(self) -> None:
+        if self.live is not None:
+            self.live.run.stop()
+
+    def resume(self, view: RunView, listener=None) -> None:
+        """Continue a stopped, finished or interrupted run (ValueError if not possible now)."""
+        if self.busy and self.live is not view:
+            raise ValueError("A run is going: pause or stop it first.")
+        if not view.run.finished:
+            return
+        if view.run.live_elsewhere:
+            raise ValueError(f"Run #{view.run_id} is running in another window or process.")
+        if listener is not None:
+            view.run.listener = listener
+        view.shown = True
+        self.live = view
+        view.run.start(self._executor(), self._gate)
+
+    def open_run(self, run_id: int) -> Run:
+        """A stored run with its history (replays every batch: call it off the UI thread)."""
+        if self.store is None:
+            raise StoreError("runs are not stored in this session")
+        return Run.open(self.store, run_id)
+
+    def add_opened(self, run: Run) -> RunView:
+        view = self.view_of(run.run_id)
+        if view is None:
+            view = RunView(run, self._colour())
+            self.views.append(view)
+        return view
+
+    def view_of(self, run_id: int | None) -> RunView | None:
+        """The view of a run (ids come from the run's own thread once it has saved its record)."""
+        if run_id is None:
+            return None
+        return next((v for v in self.views if v.run_id == run_id), None)
+
+    def delete(self, run_id: int) -> None:
+        view = self.view_of(run_id)
+        if view is not None and not view.run.finished:
+            raise ValueError("Stop the run before deleting it.")
+        if self.store is not None:
+            self.store.delete_run(run_id)
+        self.views = [v for v in self.views if v.run_id != run_id]
+        if self.live is not None and self.live.run_id == run_id:
+            self.live = None
+
+    def shutdown(self, deadline: float = 1.5) -> bool:
+        """Stop the live run and wait for it at most ``deadline`` seconds (its finished batches are saved)."""
+        if self.live is None:
+            return True
+        self.live.run.stop()
+        return self.live.run.wait(deadline)
+
+    # ------------------------------------------------------------------ the run list
+    def run_rows(self, what: str) -> list[RunRow]:
+        """Stored runs of one kind, newest first, with the live state of this session's runs."""
+        if self.store is None:
+            return []
+        rows = []
+        for info in self.store.runs(KIND_OF[what]):
+            view = self.view_of(info.id)
+            rows.append(self._row(info, view))
+        return rows
+
+    def _row(self, info: RunInfo, view: RunView | None) -> RunRow:
+        batches, status = info.batches, info.status
+        if view is not None:
+            snap = view.run.snapshot(history=False)
+            batches, status = snap.batches, snap.status.value
+        text = f"#{info.id}  {spec_label(info.kind, info.spec)}  {batches:,} batches, {status}"
+        tip = (f"run {info.id}: seed {info.seed}, {status}; spec {json.dumps(info.spec)}"
+               + (f"\nlast error: {info.error}" if info.error else ""))
+        return RunRow(info.id, text, tip, status, bool(view and view.shown), view.colour if view else None)
+
+    def shown_views(self, what: str) -> list[RunView]:
+        """The runs drawn on the plots of one kind (the live one last)."""
+        out = [v for v in self.views if v.what == what and (v.shown or v is self.live)]
+        return sorted(out, key=lambda v: (v is self.live, v.run_id or 0))
+
+    # ------------------------------------------------------------------ the panel
+    def panel(self, view: RunView | None, target_re: float) -> Panel | None:
+        """The text of the left panel for ``view`` (the selected or live run)."""
+        if view is None:
+            return None
+        snap = view.run.snapshot(history=False)
+        job = view.run.job
+        state = {Status.STOPPING: "stopping…", Status.QUEUED: "preparing (compiling kernels)…"
+                 if snap.waiting_for else "starting…"}.get(snap.status, snap.status.value)
+        if snap.units == 0:
+            headline = "–"
+            extra = []
+        elif isinstance(job, E.GridCountJob):
+            d = job.describe(snap.total)
+            ref = float(E.GRID_COUNTS[job.box])
+            lo, hi = d["ci95"]
+            headline = f"{d['estimate']:.6g}  ± {100 * d['rel_err']:.3g}%"
+            extra = [f"95% CI [{lo:.5g}, {hi:.5g}]", f"estimate ÷ reference {d['estimate'] / ref:.5f}",
+                     f"RAT {d['rat']:.4f} · EFF {d['eff']:.3g} · {d['hits']:,} non-zero"]
+        else:
+            per_c = job.per_c(snap.total)
+            c = job.focus_c(per_c)
+            if c is None:
+                headline, extra = "no minimal puzzle found yet", []
+            else:
+                headline = f"c={c}: {per_c[c]['estimate']:.4e} per grid ± {100 * per_c[c]['rel_err']:.3g}%"
+                extra = ["grid source BIASED (randomized solver)" if job.biased else
+                         "grids: weighted sequential sampler (unbiased)"]
+        rate = f"{snap.rate:,.0f}/s" if math.isfinite(snap.rate) else "–"
+        eta = view.run.eta_for_rel_err(target_re)
+        re = snap.rel_err
+        if re is not None and re <= target_re:
+            eta_text, frac = "reached", 1.0
+        else:
+            eta_text = fmt_time(eta) if not view.run.finished else f"{fmt_time(eta)} (when resumed)"
+            frac = 0.0
+            if re is not None and snap.units > 1:
+                need = snap.units * (re / target_re) ** 2
+                frac = max(0.0, min(1.0, math.log(snap.units) / math.log(need))) if need > 1 else 1.0
+        lines = [f"{view.label()} — {state}",
+                 f"{snap.units:,} {snap.unit} · {rate} this session · elapsed {fmt_time(snap.elapsed)}",
+                 f"ETA to RE {100 * target_re:.3g}%: {eta_text}", *extra]
+        warning = "\n".join(x for x in (snap.store_problem, *snap.errors) if x)
+        return Panel(headline, lines, frac, not view.run.finished, warning)
+
+    # ------------------------------------------------------------------ plots
+    def grid_series(self, views: list[RunView]) -> tuple[str, list[Series], list[Series], tuple | None]:
+        """(title, estimate/reference series with ±2σ bands, RE series, RE guide anchor) for one box shape."""
+        box = views[-1].run.job.box if views else "3x3"
+        ref = float(E.GRID_COUNTS[box])
+        kind = "exact" if E.GRID_COUNT_EXACT[box] else "published estimate"
+        title = f"{box} boxes: running estimate ÷ {kind} {ref:.5g}  (band ±2σ)"
+        if len({v.run.job.box for v in views}) > 1:
+            title = f"{box} boxes (other box shapes ticked are not drawn)"
+        conv, rel, guide = [], [], None
+        for v in views:
+            if v.run.job.box != box:
+                continue
+            h = v.run.snapshot().history
+            t = [p["cpu_seconds"] for p in h]
+            conv.append(Series(v.label(), v.colour, t, [p["estimate"] / ref for p in h],
+                               [p["se"] / ref for p in h]))
+            rel.append(Series(v.label(), v.colour, t, [p["rel_err"] for p in h]))
+            if h:
+                guide = (h[-1]["cpu_seconds"], h[-1]["rel_err"])
+        return title, conv, rel, guide
+
+    def minimal_series(self, views: list[RunView]) -> tuple[int, list, list[Series], tuple | None]:
+        """(clue count in focus, bars [(label, colour, {c: (estimate, se)})], RE series at that c, guide)."""
+        newest = [v for v in views if v.run.snapshot(history=False).units]
+        c_focus = 24
+        if newest:
+            job = newest[-1].run.job
+            c_focus = job.focus_c(job.per_c(newest[-1].run.total)) or 24
+        bars, rel, guide = [], [], None
+        for v in views:
+            h = v.run.snapshot().history
+            if not h:
+                continue
+            per_c = h[-1]["per_c"]
+            bars.append((v.label(), v.colour, {c: (d["estimate"], d["se"]) for c, d in per_c.items()}))
+            pts = [(p["cpu_seconds"], p["per_c"][c_focus]["rel_err"]) for p in h if c_focus in p["per_c"]]
+            rel.append(Series(v.label(), v.colour, [a for a, _ in pts], [b for _, b in pts]))
+            if pts:
+                guide = pts[-1]
+        return c_focus, bars, rel, guide
+
+    @staticmethod
+    def minimal_table(view: RunView | None) -> list[list[str]]:
+        """Rows of the per-c table: c, found, per grid, RE, Afmob 2015, ratio."""
+        if view is None or not isinstance(view.run.job, E.MinimalsJob):
+            return []
+        per_c = view.run.job.per_c(view.run.total)
+        rows = []
+        for c in sorted(per_c):
+            d = per_c[c]
+            pub = E.PUBLISHED_MINIMALS["afmob"].get(c)
+            rows.append([str(c), f"{d['found']:,}", f"{d['estimate']:.4e}", f"{100 * d['rel_err']:.2f}%",
+                         f"{pub[0]:.4g}" if pub else "–", f"{d['estimate'] / pub[0]:.3f}" if pub else "–"])
+        return rows
+
+    # ------------------------------------------------------------------ export
+    @staticmethod
+    def export(view: RunView, path: str | Path) -> None:
+        """CSV (history for grids, the per-c table for minimals) or JSON (spec, seed, summary, history).
+        Numbers are written as plain numbers."""
+        p = Path(path)
+        run = view.run
+        snap: Snapshot = run.snapshot()
+        job = run.job
+        if p.suffix.lower() == ".json":
+            doc = {"run_id": run.run_id, "kind": job.kind, "spec": job.spec, "seed": run.seed,
+                   "status": snap.status.value, "summary": job.describe(snap.total),
+                   "history": [_plain_numbers(h) for h in snap.history]}
+            p.write_text(json.dumps(_plain_numbers(doc), indent=1))
+            return
+        with p.open("w", newline="", encoding="utf-8") as fh:
+            w = csv.writer(fh)
+            if isinstance(job, E.GridCountJob):
+                w.writerow(["cpu_seconds", "samples", "estimate", "se", "rel_err"])
+                for h in snap.history:
+                    w.writerow([_num(h["cpu_seconds"]), h["units"], _num(h["estimate"]), _num(h["se"]),
+                                _num(h["rel_err"])])
+            else:
+                w.writerow(["c", "found", "estimate_per_grid", "se", "rel_err"])
+                per_c = job.per_c(snap.total)
+                for c in sorted(per_c):
+                    d = per_c[c]
+                    w.writerow([c, d["found"], _num(d["estimate"]), _num(d["se"]), _num(d["rel_err"])])
+
+
+def _num(x) -> str:
+    """A number as text a spreadsheet reads: repr of a Python float (no numpy type names)."""
+    x = float(x)
+    return repr(x) if math.isfinite(x) else ""
+
+
+def _plain_numbers(obj):
+    """numpy scalars and arrays in a JSON document become Python numbers and lists."""
+    import numpy as np
+
+    if isinstance(obj, dict):
+        return {str(k): _plain_numbers(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [_plain_numbers(v) for v in obj]
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj

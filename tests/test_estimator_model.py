@@ -1,0 +1,124 @@
+"""The Estimator tab's model, without Qt: runs, the run list's statuses, honest rates after a
+resume, the panel of the selected run, and exports of plain numbers."""
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from sudokustudio.jobs.executors import ThreadExecutor
+from sudokustudio.jobs.store import RunStore
+from sudokustudio.models.estimator import GRIDS, MINIMALS, EstimatorModel, EstimatorParams
+
+EXECUTOR = ThreadExecutor(2)
+
+
+def _model(tmp_path):
+    return EstimatorModel(RunStore(tmp_path / "runs.sqlite3"), lambda: EXECUTOR)
+
+
+def _wait(pred, timeout=120):
+    end = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.02)
+
+
+def test_start_stop_resume_with_honest_rates_and_the_panel(tmp_path):
+    model = _model(tmp_path)
+    view = model.start(EstimatorParams(GRIDS, box="2x2", grid_method="ridder", seed=3))
+    _wait(lambda: view.run.batches_done >= 3)
+    with pytest.raises(ValueError, match="A run is going"):
+        model.start(EstimatorParams(GRIDS, box="2x2", seed=4))
+    model.stop()
+    assert view.run.wait(5)
+    first = view.run.snapshot(history=False)
+    assert first.status.value == "paused"
+    # reopened as after a restart: resume continues with this session's rate only
+    again = EstimatorModel(RunStore(tmp_path / "runs.sqlite3"), lambda: EXECUTOR)
+    (row,) = again.run_rows(GRIDS)
+    assert row.status == "paused" and f"{first.batches:,} batches" in row.text
+    opened = again.add_opened(again.open_run(row.run_id))
+    assert opened.run.batches_done == first.batches
+    again.resume(opened)
+    _wait(lambda: opened.run.batches_done >= first.batches + 3)
+    again.stop()
+    assert opened.run.wait(5)
+    snap = opened.run.snapshot(history=False)
+    assert snap.rate * snap.session_seconds == pytest.approx(snap.units - first.units)
+    panel = again.panel(opened, 1e-6)
+    assert panel.lines[0].startswith(f"#{row.run_id} 2x2 ridder — paused")
+    assert f"{snap.units:,} samples" in panel.lines[1] and "this session" in panel.lines[1]
+    assert "when resumed" in panel.lines[2]
+    d = opened.run.job.describe(opened.run.total)
+    assert abs(d["estimate"] - 288) < 5 * d["se"]  # 2x2 boxes: 288 grids
+
+
+def test_the_panel_follows_the_kind_of_run(tmp_path):
+    model = _model(tmp_path)
+    grids = model.start(EstimatorParams(GRIDS, box="2x2", grid_method="rows", seed=1))
+    _wait(lambda: grids.run.batches_done >= 1)
+    model.stop()
+    grids.run.wait(5)
+    assert model.panel(grids, 0.01).headline.endswith("%") and "c=" not in model.panel(grids, 0.01).headline
+    minimals = model.start(EstimatorParams(MINIMALS, minimal_method="path", seed=2))
+    _wait(lambda: minimals.run.batches_done >= 1)
+    model.stop()
+    minimals.run.wait(10)
+    assert model.shown_views(GRIDS) == [grids] and model.shown_views(MINIMALS) == [minimals]
+    text = model.panel(minimals, 0.01).headline
+    assert text.startswith("c=") or text == "no minimal puzzle found yet"
+
+
+def test_exports_write_plain_numbers(tmp_path):
+    model = _model(tmp_path)
+    view = model.start(EstimatorParams(MINIMALS, minimal_method="path", seed=5))
+    _wait(lambda: view.run.batches_done >= 2)
+    model.stop()
+    view.run.wait(10)
+    model.export(view, tmp_path / "m.csv")
+    text = (tmp_path / "m.csv").read_text()
+    assert "np." not in text
+    rows = list(csv.reader(text.splitlines()))
+    assert rows[0] == ["c", "found", "estimate_per_grid", "se", "rel_err"]
+    for r in rows[1:]:
+        int(r[0]), int(r[1]), float(r[2]), float(r[3])
+    model.export(view, tmp_path / "m.json")
+    doc = json.loads((tmp_path / "m.json").read_text())
+    assert doc["spec"]["method"] == "path" and doc["status"] == "paused"
+    assert doc["summary"]["samples"] == view.run.total.n and len(doc["history"]) >= 2
+
+
+_KILLED = r"""
+import sys
+from sudokustudio.jobs.executors import ThreadExecutor
+from sudokustudio.jobs.store import RunStore
+from sudokustudio.models.estimator import EstimatorModel, EstimatorParams
+model = EstimatorModel(RunStore(sys.argv[1]), lambda: ThreadExecutor(2))
+view = model.start(EstimatorParams("grids", box="2x3", grid_method="ridder", seed=7))
+import time
+while view.run.batches_done < 4:
+    time.sleep(0.01)
+print(view.run.run_id, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_run_of_a_killed_process_is_listed_as_interrupted(tmp_path):
+    path = tmp_path / "runs.sqlite3"
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED, str(path)], stdout=subprocess.PIPE, text=True)
+    rid = int(proc.stdout.readline())
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    model = _model(tmp_path)
+    (row,) = model.run_rows(GRIDS)
+    assert row.run_id == rid and row.status == "interrupted" and "interrupted" in row.text
+    view = model.add_opened(model.open_run(rid))
+    model.resume(view)
+    _wait(lambda: view.run.batches_done >= 6)
+    model.shutdown()
+    assert view.run.status.value == "paused"

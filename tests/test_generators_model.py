@@ -1,0 +1,63 @@
+"""The Generators tab's model without Qt: jobs by name, stop rules, rows, imports with
+progress, statistics and the table."""
+import time
+
+import numpy as np
+import pytest
+
+from sudokustudio.jobs.collections import CollectionStore, export_puzzles
+from sudokustudio.jobs.executors import ThreadExecutor
+from sudokustudio.models.generators import GeneratorsModel, build_job
+
+EXECUTOR = ThreadExecutor(2)
+
+
+def _wait(pred, timeout=180):
+    end = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.02)
+
+
+def test_build_job_by_name_and_its_checks():
+    job, n = build_job("top-down", 450)
+    assert job.spec["method"] == "top-down" and n == 3
+    job, n = build_job("controlled-bias", 10)
+    assert n is None                                # stops at a number of puzzles
+    job, n = build_job("weighted-subsets", 250)
+    assert job.spec["per_batch"] * n >= 250 and job.spec["per_batch"] <= 100
+    with pytest.raises(ValueError, match="unknown generator"):
+        build_job("sideways", 10)
+    with pytest.raises(ValueError, match="sequential is for weighted-subsets only"):
+        build_job("top-down", 10, grid_source="sequential")
+
+
+def test_runs_commit_to_the_store_and_fill_the_rows_and_table(tmp_path):
+    store = CollectionStore(tmp_path / "c.sqlite3")
+    model = GeneratorsModel(store, lambda: EXECUTOR)
+    assert model.row("top-down").button == "Start"
+    s = model.start("top-down", 300, seed=4)
+    _wait(lambda: s.run.finished)
+    row = model.row("top-down")
+    assert row.count == "300" and row.progress == 1.0 and row.button == "Start"
+    assert np.array_equal(store.load(s.collection_id).puzzles, s.current().puzzles)
+    rows, cols, cells, kinds = model.table()
+    assert cols[0] == "top-down" and kinds[0] == "live" and kinds.count("published") == 4
+    assert cells[rows.index("puzzles")][0] == "300"
+    x, y = model.hist(s)
+    assert abs(y.sum() - 1) < 1e-9 and 20 <= x[np.argmax(y)] <= 27
+
+
+def test_imports_report_progress_and_the_generator_of_our_own_csv(tmp_path, shared_data):
+    model = GeneratorsModel(None, lambda: EXECUTOR)
+    lines = (shared_data / "controlled_bias" / "001-puzzles.txt").read_text().splitlines()[:4500]
+    (tmp_path / "cb.txt").write_text("\n".join(lines) + "\n")
+    seen = []
+    coll = model.read_collection(tmp_path / "cb.txt", "controlled-bias", lambda d, t: seen.append((d, t)))
+    assert seen == [(2000, 4500), (4000, 4500), (4500, 4500)]
+    s = model.add_collection(coll)
+    assert s.imported and s.current().metrics["brt"].shape == (4500,)
+    export_puzzles(tmp_path / "out.csv", s.current(), generator="controlled-bias")
+    assert model.guess_generator(tmp_path / "out.csv") == "controlled-bias"
+    assert model.guess_generator(tmp_path / "cb.txt") == "unknown"
+    assert "W-rating" in model.metric_note("W")
