@@ -1,4 +1,4 @@
-"""Settings → Cluster…: the dialog stores what make_runner reads and explains a missing Dask."""
+"""Settings → Cluster…: the dialog stores what window_executor reads and explains a missing Dask."""
 import pytest
 
 from sudokustudio.jobs.qt import cluster_address

@@ -12,12 +12,10 @@ cluster when Settings -> Cluster asks for one.
 from __future__ import annotations
 
 import threading
-from typing import Any
-
 from PySide6.QtCore import QObject, Signal
 
 from sudokustudio.jobs.executors import Executor, ThreadExecutor
-from sudokustudio.jobs.run import Run, Status, StopRules
+from sudokustudio.jobs.run import Run
 
 
 class QtRun(QObject):
@@ -73,6 +71,14 @@ class QtRun(QObject):
     def live(self) -> bool:
         return not self.run.finished
 
+    @property
+    def batches_done(self) -> int:
+        return self.run.batches_done
+
+    @property
+    def total(self):
+        return self.run.total
+
     def snapshot(self, history: bool = True):
         return self.run.snapshot(history)
 
@@ -121,74 +127,3 @@ def kernel_gate():
     except ImportError:
         return None
     return lambda job, stop: wait_ready(job.kernel_groups, cancel=stop)
-
-
-# ------------------------------------------------------------------ the old runner interface
-class RunnerShim(QObject):
-    """Temporary: the interface of the former QtBatchRunner over a Run, for views not yet
-    turned into run-model views.  Signals: batchFinished(index, result), failed(message),
-    finished(stopped_early)."""
-
-    batchFinished = Signal(int, object)
-    failed = Signal(str)
-    finished = Signal(bool)
-
-    def __init__(self, job, run_seed: int, n_batches: int | None = None, *, settings=None, workers: int = 2,
-                 seconds: float | None = None, store=None, run_id: int | None = None, done=None,
-                 initial: Any = None, parent: QObject | None = None, pool=None, client=None):
-        super().__init__(parent)
-        del workers, pool, initial
-        rules = StopRules(batches=n_batches, seconds=seconds)
-        if store is not None and run_id is not None and done:
-            run = Run.open(store, run_id)
-            run.set_rules(rules)
-        else:
-            run = Run(job, run_seed, rules, store=store, run_id=run_id)
-        self.qrun = QtRun(run, self)
-        self.qrun.batchDone.connect(self.batchFinished)
-        self.qrun.failed.connect(self.failed)
-        self.qrun.finished.connect(lambda status: self.finished.emit(status != Status.DONE.value))
-        if client is not None:
-            from sudokustudio.jobs.executors import DaskExecutor
-
-            self._executor = DaskExecutor(client)
-        else:
-            self._executor = window_executor(settings)
-        self.job = job
-
-    @property
-    def run(self) -> Run:
-        return self.qrun.run
-
-    def start(self) -> None:
-        self.qrun.start(self._executor)
-
-    def cancel(self) -> None:
-        self.qrun.stop()
-
-    def wait(self, msecs: int = -1) -> bool:
-        return self.run.wait(None if msecs < 0 else msecs / 1000)
-
-    def total(self) -> Any:
-        return self.run.total
-
-    @property
-    def running(self) -> bool:
-        return not self.run.finished
-
-    @property
-    def batches_done(self) -> int:
-        return self.run.batches_done
-
-    @property
-    def elapsed(self) -> float:
-        return self.run.snapshot(history=False).session_seconds
-
-    @property
-    def errors(self) -> list[str]:
-        return self.run.errors
-
-
-def make_runner(job, run_seed: int, n_batches: int | None = None, *, settings=None,
-                parent: QObject | None = None, **kw) -> RunnerShim:
-    return RunnerShim(job, run_seed, n_batches, settings=settings, parent=parent, **kw)

@@ -1,7 +1,7 @@
 """Settings → Cluster…: run long jobs on a Dask cluster instead of this machine's threads.
 
 Stored in QSettings as ``cluster/enabled`` (bool) and ``cluster/address``
-(str); ``jobs.qt.make_runner`` reads them through ``cluster_address``, so
+(str); ``jobs.qt.window_executor`` reads them through ``cluster_address``, so
 every tab's next run goes to the cluster without the tab knowing.
 """
 from __future__ import annotations

@@ -12,9 +12,11 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroup
                                QLabel, QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
-from sudokustudio.jobs.qt import make_runner
+from sudokustudio.jobs.qt import QtRun, kernel_gate, window_executor
+from sudokustudio.jobs.run import Run, StopRules
 from sudokustudio.survo import atlas as A
 from sudokustudio.ui import style
+from sudokustudio.ui.background import show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
@@ -239,7 +241,7 @@ class AtlasView(QWidget):
         return self.size_box.currentData()
 
     def start(self) -> None:
-        if self.runner is not None and self.runner.running:
+        if self.runner is not None and self.runner.live:
             return
         m, n = self.selected_size()
         if (m, n) in SLOW_SIZES:
@@ -251,7 +253,7 @@ class AtlasView(QWidget):
         except ValueError as exc:
             QMessageBox.warning(self, "Atlas", str(exc))
             return
-        self.runner = make_runner(self.job, 0, self.job.n_batches(), settings=self.settings, parent=self)
+        self.runner = QtRun(Run(self.job, 0, StopRules(batches=self.job.n_batches())), self)
         self.runner.finished.connect(self._finished)
         self.runner.failed.connect(self._failed)
         self.progress.setRange(0, self.job.n_batches())
@@ -262,24 +264,25 @@ class AtlasView(QWidget):
         self.size_box.setEnabled(False)
         self.cancel_btn.setEnabled(True)
         self.status.setText(f"Enumerating {m}×{n}…")
-        self.runner.start()
+        self.runner.start(window_executor(self.settings), kernel_gate())
         self.timer.start()
 
     def cancel(self) -> None:
-        if self.runner is not None and self.runner.running:
-            self.runner.cancel()
-            self.status.setText("Cancelling: waiting for the batches in progress…")
+        if self.runner is not None and self.runner.live:
+            self.runner.stop()
+            self.cancel_btn.setEnabled(False)
+            self.status.setText("Stopping: waiting for the batches in progress…")
 
-    def shutdown(self) -> None:
+    def shutdown(self, deadline: float = 1.5) -> None:
         if self.runner is not None:
-            self.runner.cancel()
-            self.runner.wait(1500)
+            self.runner.stop()
+            self.runner.run.wait(deadline)
         self.timer.stop()
 
     def _failed(self, message: str) -> None:
-        QMessageBox.critical(self, "Atlas run failed", message)
+        show_error(self, "Atlas run failed", message)
 
-    def _finished(self, cancelled: bool) -> None:
+    def _finished(self, status: str) -> None:
         self.timer.stop()
         self._refresh(final=True)
         self.run_btn.setEnabled(True)
@@ -289,12 +292,13 @@ class AtlasView(QWidget):
     def _refresh(self, final: bool = False) -> None:
         if self.runner is None:
             return
-        done = self.runner.batches_done
+        snap = self.runner.snapshot(history=False)
+        done = snap.batches
         if done == self._shown_batches and not final:
             return
         self._shown_batches = done
         self.progress.setValue(done)
-        self.set_result(self.runner.total(), running=not final, elapsed=self.runner.elapsed,
+        self.set_result(snap.total, running=not final, elapsed=snap.session_seconds,
                         complete=done == self.job.n_batches())
 
     # ---------------------------------------------------------------- display
@@ -457,8 +461,8 @@ class AtlasView(QWidget):
         except (OSError, ValueError) as exc:
             QMessageBox.critical(self, "Open atlas", str(exc))
             return False
-        if self.runner is not None and self.runner.running:
-            QMessageBox.information(self, "Open atlas", "Cancel the running enumeration first.")
+        if self.runner is not None and self.runner.live:
+            QMessageBox.information(self, "Open atlas", "Stop the running enumeration first.")
             return False
         if (res.m, res.n) in SIZES:
             self.size_box.setCurrentIndex(SIZES.index((res.m, res.n)))

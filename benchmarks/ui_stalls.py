@@ -1,0 +1,197 @@
+"""How the window holds up while each kind of job runs: UI-thread stalls, Stop, and closing.
+
+    python3 benchmarks/ui_stalls.py [--seconds 5] [--kinds estimator-grids,generators,...] [--json]
+
+Opens the real main window (offscreen), and for each job kind starts it the way
+a user does (through the tab), then for ``--seconds`` measures the UI thread
+with a 10 ms QTimer: the longest gap between two ticks beyond the 10 ms
+(the longest stall) and the 99th percentile; then presses Stop and times how
+long the run takes to end (Stop -> finished) while still measuring stalls.
+Last, every kind is started at once and the window is closed: the time
+closeEvent takes.  Kernels must be in numba's cache (``sudokustudio-cli warm``
+first), so compiling is not measured here (benchmarks/startup.py does that).
+Prints one line per kind, and with --json one JSON object.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+DATA = REPO.parent / "shared" / "data"
+
+KINDS = ["estimator-grids", "estimator-minimals", "generators", "rating", "survo-atlas", "ua-harvest",
+         "ua-search", "survo-generate"]
+
+
+class StallMeter:
+    """Ticks of a 10 ms QTimer; stalls are the gaps beyond 10 ms."""
+
+    def __init__(self, app):
+        from PySide6.QtCore import QTimer
+
+        self.app = app
+        self.ticks: list[float] = []
+        self.timer = QTimer(interval=10, timeout=lambda: self.ticks.append(time.perf_counter()))
+        self.timer.start()
+
+    def pump(self, seconds: float, until=None) -> float:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            self.app.processEvents()
+            if until is not None and until():
+                break
+            time.sleep(0.001)
+        return time.perf_counter()
+
+    def reset(self) -> None:
+        self.ticks = [time.perf_counter()]
+
+    def stats(self) -> dict:
+        import numpy as np
+
+        gaps = np.diff(np.array(self.ticks)) * 1000 - 10 if len(self.ticks) > 1 else np.zeros(1)
+        return {"max_stall_ms": round(float(gaps.max()), 1), "p99_stall_ms": round(float(np.percentile(gaps, 99)), 1),
+                "ticks": len(self.ticks)}
+
+
+def _window():
+    from PySide6.QtCore import QSettings
+
+    from sudokustudio.ui.main_window import MainWindow
+
+    folder = tempfile.mkdtemp()
+    os.environ["SUDOKUSTUDIO_DATA"] = folder
+    win = MainWindow(settings=QSettings(os.path.join(folder, "s.ini"), QSettings.IniFormat))
+    win.show()
+    return win
+
+
+def _tab(win, cls_name):
+    for i in range(win.tabs.count()):
+        if type(win.tabs.widget(i)).__name__ == cls_name:
+            win.tabs.setCurrentIndex(i)
+            return win.tabs.widget(i)
+    raise LookupError(cls_name)
+
+
+def start_kind(win, kind: str, meter: StallMeter):
+    """Start one job kind through its tab; returns (runs to watch, a function that presses Stop)."""
+    from sudokustudio.sudoku import estimators as E
+
+    if kind.startswith("estimator"):
+        tab = _tab(win, "EstimatorTab")
+        if kind == "estimator-grids":
+            tab.what.setCurrentIndex(0)
+            tab.box.setCurrentIndex(E.BOX_SHAPES.index("3x3"))
+            tab.gmethod.setCurrentIndex(E.GRID_METHODS.index("rows"))
+        else:
+            tab.what.setCurrentIndex(1)
+            tab.mmethod.setCurrentIndex(E.MINIMAL_METHODS.index("subsets"))
+        view = tab.start_run()
+        return [view.run], tab.stop_run
+    if kind == "generators":
+        tab = _tab(win, "GeneratorsTab")
+        for m in tab.rows:
+            tab.rows[m]["target"].setValue(10_000_000)
+        tab.start_all()
+        return [s.run for s in tab.series.values() if s.run is not None], tab.stop_all
+    if kind == "rating":
+        from sudokustudio.sudoku.grid import read_puzzles
+
+        win.rate_puzzles()
+        dlg = win.rate_dialog
+        dlg.set_puzzles(read_puzzles(DATA / "controlled_bias" / "001-puzzles.txt").puzzles[:5000], "bench")
+        dlg.start()
+        return [dlg.runner], dlg.cancel
+    if kind == "survo-atlas":
+        tab = _tab(win, "SurvoTab")
+        view = tab.atlas_view
+        view.size_box.setCurrentIndex([view.size_box.itemData(i) for i in range(view.size_box.count())].index((4, 4)))
+        view.start()
+        return [view.runner.run], view.cancel
+    if kind.startswith("ua"):
+        from sudokustudio.sudoku.grid import read_puzzles
+        from sudokustudio.sudoku.solver import solve
+
+        tab = _tab(win, "UATab")
+        tab.set_grid(solve(read_puzzles(DATA / "puzzles2_17_clue").puzzles[40000]))
+        tab.start_harvest()
+        if kind == "ua-harvest":
+            return [tab.model.harvest_run], tab.cancel
+        meter.pump(120, until=lambda: tab.uas is not None)
+        tab.k_spin.setValue(16)
+        tab.start_search()
+        meter.pump(120, until=lambda: tab.model.search_run is not None)
+        return [tab.model.search_run], tab.cancel
+    if kind == "survo-generate":
+        tab = _tab(win, "SurvoTab")
+        tab.generate(6, 6, givens=0, seed=11)
+        return [], tab._cancel_generating
+    raise ValueError(kind)
+
+
+def measure(win, meter: StallMeter, kind: str, seconds: float) -> dict:
+    meter.pump(0.5)
+    meter.reset()
+    runs, stop = start_kind(win, kind, meter)
+    meter.pump(seconds)
+    running = meter.stats()
+    meter.reset()
+    t0 = time.perf_counter()
+    stop()
+    end = meter.pump(30, until=lambda: all(r is None or r.finished for r in runs))
+    stopping = meter.stats()
+    out = {"kind": kind, "running": running, "stop_seconds": round(end - t0, 3) if runs else None,
+           "stopping": stopping,
+           "batches": sum(r.batches_done for r in runs if r is not None)}
+    meter.pump(0.3)
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=5.0)
+    ap.add_argument("--kinds", default=",".join(KINDS))
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication(sys.argv)
+    win = _window()
+    meter = StallMeter(app)
+    meter.pump(3, until=lambda: win.kernels_settled())
+    results = []
+    for kind in [k for k in args.kinds.split(",") if k]:
+        r = measure(win, meter, kind, args.seconds)
+        results.append(r)
+        if not args.json:
+            stop = "–" if r["stop_seconds"] is None else f"{r['stop_seconds']:.2f} s"
+            print(f"{kind:20s} longest stall {r['running']['max_stall_ms']:7.1f} ms (p99 "
+                  f"{r['running']['p99_stall_ms']:.1f}) while running; Stop -> ended {stop}, longest stall "
+                  f"{r['stopping']['max_stall_ms']:.1f} ms meanwhile; {r['batches']} batches", flush=True)
+    # every kind at once, then close the window
+    for kind in ("estimator-grids", "generators", "rating", "survo-atlas", "ua-harvest"):
+        start_kind(win, kind, meter)
+    meter.pump(2.0)
+    t0 = time.perf_counter()
+    win.close()
+    close = time.perf_counter() - t0
+    summary = {"kinds": results, "close_seconds_with_all_running": round(close, 3),
+               "max_stall_ms": max(r["running"]["max_stall_ms"] for r in results) if results else None}
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(f"closing the window with five kinds of job running: {close:.2f} s")
+    os._exit(0)  # batches abandoned by the close must not hold up the benchmark's exit
+
+
+if __name__ == "__main__":
+    main()
