@@ -133,3 +133,40 @@ def test_bad_parameters_give_a_message(qtbot, settings, messages):
     assert tab.start_run() is None
     assert messages and "clue limit" in messages[-1][1]
     assert tab.model.live is None
+
+
+_KILLED = r"""
+import sys, time
+from sudokustudio.jobs.executors import ThreadExecutor
+from sudokustudio.jobs.store import RunStore
+from sudokustudio.models.estimator import EstimatorModel, EstimatorParams
+model = EstimatorModel(RunStore(sys.argv[1]), lambda: ThreadExecutor(2))
+view = model.start(EstimatorParams("grids", box="2x2", grid_method="ridder", seed=7))
+while view.run.batches_done < 3:
+    time.sleep(0.01)
+print(view.run.run_id, flush=True)
+time.sleep(600)
+"""
+
+
+def test_a_run_killed_with_its_process_shows_interrupted_and_resumes(qtbot, settings):
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", _KILLED, str(default_store_path())], stdout=subprocess.PIPE,
+                            text=True)
+    rid = int(proc.stdout.readline())
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    tab = EstimatorTab(settings)
+    qtbot.addWidget(tab)
+    item = _item(tab, rid)
+    assert "interrupted" in item.text() and "running" not in item.text()
+    tab.run_list.setCurrentItem(item)
+    tab.resume_selected()
+    qtbot.waitUntil(lambda: tab.model.live is not None and tab.model.live.run.batches_done >= 5, timeout=60_000)
+    tab._tick()
+    assert "running" in _item(tab, rid).text() and "this session" in tab.status_label.text()
+    tab.shutdown()

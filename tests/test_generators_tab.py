@@ -104,3 +104,17 @@ def test_tab_imports_in_the_background_and_corrects_a_collection(qtbot, settings
     qtbot.waitUntil(lambda: bool(errors), timeout=30_000)
     assert "README.md" in errors[0] and "line" in errors[0]
     tab.shutdown()
+
+
+def test_the_w_plot_says_why_it_is_empty(qtbot, settings):
+    from sudokustudio.ui.generators_tab import GeneratorsTab
+
+    tab = GeneratorsTab(settings)
+    qtbot.addWidget(tab)
+    tab.metric_combo.setCurrentText("W")
+    tab.refresh(force=True)
+    assert "No W-rating yet" in tab.metric_note.toPlainText()
+    tab.metric_combo.setCurrentText("guesses")
+    tab.refresh(force=True)
+    assert "start a generator" in tab.metric_note.toPlainText()
+    tab.shutdown()

@@ -32,3 +32,28 @@ def test_window_restores_geometry_and_tab(qtbot, settings):
     assert again.size() == size
     assert again.tabs.currentIndex() == tab
     again.close()
+
+
+def test_closing_the_window_stops_every_run_and_saves_what_finished(qtbot, settings):
+    from sudokustudio.jobs.store import RunStore, default_store_path
+    from sudokustudio.sudoku import estimators as E
+
+    win = MainWindow(settings=settings, warm_up=False)
+    qtbot.addWidget(win)
+    tabs = {type(win.tabs.widget(i)).__name__: win.tabs.widget(i) for i in range(win.tabs.count())}
+    est, gen = tabs["EstimatorTab"], tabs["GeneratorsTab"]
+    est.box.setCurrentIndex(E.BOX_SHAPES.index("2x2"))
+    est.gmethod.setCurrentIndex(E.GRID_METHODS.index("ridder"))
+    view = est.start_run()
+    for m in ("top-down", "bottom-up"):
+        gen.rows[m]["target"].setValue(10_000_000)
+        gen.start(m)
+    runs = [view.run] + [gen.series[m].run for m in ("top-down", "bottom-up")]
+    qtbot.waitUntil(lambda: all(r.batches_done >= 1 for r in runs), timeout=120_000)
+    win.close()
+    # every run was told to stop; their batches are short, so they have ended and saved what finished
+    qtbot.waitUntil(lambda: all(r.finished for r in runs), timeout=30_000)
+    assert {r.status.value for r in runs} == {"paused"}
+    store = RunStore(default_store_path())
+    assert store.run(view.run_id).status == "paused"
+    assert len(store.done_indices(view.run_id)) == view.run.batches_done
