@@ -401,8 +401,12 @@ class Run:
                                           key=self._key(idx))
                     in_flight[fut] = idx
                 if self._stop.is_set():
-                    for fut in in_flight:
-                        fut.cancel()  # withdrawn if not started (on a cluster: stopped where it runs)
+                    for fut in list(in_flight):
+                        # withdrawn if not started (on a cluster: stopped where it runs).  A cancelled
+                        # future leaves at once: cf.wait() counts only "cancelled and notified" ones as
+                        # done, and a Dask future's wrapper may never be notified
+                        if fut.cancel():
+                            del in_flight[fut]
                 if not in_flight:
                     break
                 done, _ = cf.wait(list(in_flight), timeout=0.1, return_when=cf.FIRST_COMPLETED)
