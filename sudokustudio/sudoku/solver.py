@@ -6,7 +6,8 @@ threads run them in parallel.
 Representation (after the JCZ / fsss2 family of solvers): for each digit d and
 band b (three rows), one 27-bit integer ``F[3*d + b]`` holds the cells of the
 band where d is still possible; bit ``9*r + c`` is row ``3*b + r``, column c,
-so bit ``i`` of band b is cell ``27*b + i``.  Propagation is table driven:
+so bit ``i`` of band b is cell ``27*b + i``.  ``U[b]`` holds the band's cells
+not placed yet.  Propagation is table driven:
 
 * in a band, digit d takes one cell in each of the three rows and one in
   each of the three boxes, i.e. a permutation row -> box.  From the 3x3
@@ -15,26 +16,28 @@ so bit ``i`` of band b is cell ``27*b + i``.  Propagation is table driven:
   in rows and boxes and the row/box locked candidates of the band at once;
 * the same permutation argument on a stack (column x band pattern of d)
   gives the column/box locked candidates;
-* a row with a single cell left places d there: the cell leaves the other
+* a row with a single unplaced cell places d there: the cell leaves the other
   digits of the band and its column leaves d's other two bands;
 * naked singles (a cell left with one digit) and hidden singles in columns
   are found by bit-parallel counts across the digits / rows.
 
+The work list holds exactly the words that changed (each write compares old
+and new without a branch), the three bands are scanned side by side (three
+independent dependency chains), and givens are placed directly at the start.
+
 Search is a binary choice "d in cell" / "d not in cell" on a bivalue cell
 (among those, the one with the most unsolved peers; otherwise a cell with the
 fewest candidates).  The degree tie-break halves the search tree of the
-hardest puzzles compared with "first bivalue cell".
-
-A search state is one int64 row: F[27], the F last processed by the band
-logic P[27] and by the column logic Q[27] (work is only done for what
-changed), the unsolved cells U[3] of each band and the pending alternative
-of the branch taken from this state.
+hardest puzzles compared with "first bivalue cell".  A search state is one
+int64 row: F[27], U[3] and the pending alternative of the branch taken from
+this state; a branch costs one row copy.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from sudokustudio.core.rng import rand_below
 
@@ -44,13 +47,9 @@ class NoSolutionError(ValueError):
 
 
 FULL27 = 0x7FFFFFF
-_P = 27          # offset of the "last processed" copy of F in a state row
-_U = 54          # offset of the three unsolved-cell masks
-_Q = 57          # F as of the last column / stack check of each digit
-_ALT = 84        # pending alternative of a branch: digit-band index, cell bit
-STATE = 86
-DIGIT_BANDS = 0o7          # the three bands of digit 0 as dirty bits
-BAND_DIGITS = 0o111111111  # the nine digits of band 0 as dirty bits
+_U = 27          # offset of the three unplaced-cell masks in a state row
+_ALT = 30        # pending alternative of a branch: digit-band index, cell bit
+STATE = 32
 COLUMN = 0o1001001         # column 0 of a band
 MAX_DEPTH = 84   # pending alternatives <= placements on the current path <= 81
 
@@ -64,13 +63,17 @@ def _build_tables():
             row_single[v] = v
     perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
     complex_mask = np.zeros(512, dtype=np.int64)  # (row,box) pattern -> cells on a permutation
+    perm9 = np.zeros(512, dtype=np.int64)         # same on a 3x3 pattern, result as 9 bits
     for s in range(512):
         m = 0
+        m9 = 0
         for p in perms:
             if all(s >> (3 * r + p[r]) & 1 for r in range(3)):
                 for r in range(3):
                     m |= 0o7 << (9 * r + 3 * p[r])
+                    m9 |= 1 << (3 * r + p[r])
         complex_mask[s] = m
+        perm9[s] = m9
     band_peers = np.zeros(27, dtype=np.int64)  # same row or box inside the band, not the cell
     for i in range(27):
         r, c = divmod(i, 9)
@@ -78,19 +81,19 @@ def _build_tables():
         for rr in range(3):
             m |= 0o7 << (9 * rr + 3 * (c // 3))
         band_peers[i] = m & ~(1 << i)
-    perm9 = np.zeros(512, dtype=np.int64)  # same on a 3x3 pattern, result as 9 bits
-    for s in range(512):
-        m = 0
-        for p in perms:
-            if all(s >> (3 * r + p[r]) & 1 for r in range(3)):
-                for r in range(3):
-                    m |= 1 << (3 * r + p[r])
-        perm9[s] = m
-    return shrink, row_single, complex_mask, band_peers, perm9
+    col_of = np.array([i % 9 for i in range(27)], dtype=np.int64)
+    return shrink, row_single, complex_mask, band_peers, perm9, col_of
 
 
-SHRINK, ROW_SINGLE, COMPLEX, BAND_PEERS, PERM9 = _build_tables()
-POP9 = np.array([bin(v).count('1') for v in range(512)], dtype=np.int64)
+SHRINK, ROW_SINGLE, COMPLEX, BAND_PEERS, PERM9, COL_OF = _build_tables()
+
+
+@intrinsic
+def _popcount(typingctx, x):
+    """Number of set bits (LLVM's ctpop: one instruction)."""
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+    return x(x), codegen
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -100,210 +103,162 @@ def _fold(a):
 
 
 @njit(cache=True, nogil=True)
-def _propagate(s):
-    """Band logic, naked singles and column hidden singles to a fixpoint.
+def _columns(s, d):
+    """Stack logic and hidden singles in the columns of digit d, in place.
 
-    Works in place on state row ``s``; returns False on a contradiction.
+    Returns -1 on a contradiction, else the mask of the words that changed.
     """
-    dirty = 0
-    for i in range(27):
-        if s[i] != s[_P + i]:
-            dirty |= 1 << i
+    a0 = s[3 * d]
+    a1 = s[3 * d + 1]
+    a2 = s[3 * d + 2]
+    f0 = _fold(a0)
+    f1 = _fold(a1)
+    f2 = _fold(a2)
+    once = f0 | f1 | f2
+    if once != 0x1FF:
+        return -1
+    # columns with two or more cells of d: in two bands, or in two rows of one band
+    twice = (f0 & f1) | (f0 & f2) | (f1 & f2)
+    for a in (a0, a1, a2):
+        twice |= (a & (a >> 9)) | (a & (a >> 18)) | ((a >> 9) & (a >> 18))
+    twice &= 0x1FF
+    # stack (column x band pattern of d) permutations: column/box locked candidates
+    k0 = 0
+    k1 = 0
+    k2 = 0
+    for t in range(0, 9, 3):
+        allowed = PERM9[((f0 >> t) & 7) | (((f1 >> t) & 7) << 3) | (((f2 >> t) & 7) << 6)]
+        if allowed == 0:
+            return -1
+        k0 |= (allowed & 7) << t
+        k1 |= ((allowed >> 3) & 7) << t
+        k2 |= (allowed >> 6) << t
+    a0 &= k0 * 0x40201
+    a1 &= k1 * 0x40201
+    a2 &= k2 * 0x40201
+    # a column with one cell of d left, d not placed in it yet: place d there
+    solved = _fold((a0 & ~s[_U]) | (a1 & ~s[_U + 1]) | (a2 & ~s[_U + 2]))
+    hs = once & ~twice & ~solved
+    while hs:
+        cm = (hs & -hs) * 0x40201
+        hs &= hs - 1
+        if a0 & cm:
+            a0 &= ~BAND_PEERS[trailing_zeros(a0 & cm)]
+        elif a1 & cm:
+            a1 &= ~BAND_PEERS[trailing_zeros(a1 & cm)]
+        elif a2 & cm:
+            a2 &= ~BAND_PEERS[trailing_zeros(a2 & cm)]
+    ch = np.int64(a0 != s[3 * d]) | (np.int64(a1 != s[3 * d + 1]) << 1) | (np.int64(a2 != s[3 * d + 2]) << 2)
+    s[3 * d] = a0
+    s[3 * d + 1] = a1
+    s[3 * d + 2] = a2
+    return ch << (3 * d)
+
+
+@njit(cache=True, nogil=True)
+def _propagate(s, dirty, cols):
+    """Band logic, naked singles and column logic to a fixpoint, in place on row ``s``.
+
+    ``dirty``: the words (bit 3*d+b) changed since the last fixpoint; ``cols``:
+    the digits among them.  Returns False on a contradiction.
+    """
     while True:
         while dirty:
             i = trailing_zeros(dirty)
             dirty &= dirty - 1
-            a = s[i]
-            if a == s[_P + i]:
-                continue
-            sh = SHRINK[a & 0x1FF] | (SHRINK[(a >> 9) & 0x1FF] << 3) | (SHRINK[a >> 18] << 6)
-            a &= COMPLEX[sh]
+            a0 = s[i]
+            a = a0 & COMPLEX[SHRINK[a0 & 0x1FF] | (SHRINK[(a0 >> 9) & 0x1FF] << 3) | (SHRINK[a0 >> 18] << 6)]
             if a == 0:
                 return False
+            d = i // 3
+            b = i - 3 * d
             s[i] = a
-            s[_P + i] = a
-            b = i % 3
+            cols |= np.int64(a != a0) << d
             placed = (ROW_SINGLE[a & 0x1FF] | (ROW_SINGLE[(a >> 9) & 0x1FF] << 9)
-                      | (ROW_SINGLE[a >> 18] << 18))
-            new = placed & s[_U + b]
-            if new:
-                s[_U + b] &= ~new
-                cols = _fold(new)
-                keep = ~(cols | (cols << 9) | (cols << 18))
-                base = i - b
-                for bb in range(3):
-                    if bb != b:
-                        s[base + bb] &= keep
+                      | (ROW_SINGLE[a >> 18] << 18)) & s[_U + b]
+            if placed:
+                # the cells leave the other digits of the band, their columns d's other bands
+                s[_U + b] &= ~placed
+                keep = ~(_fold(placed) * 0x40201)
+                ch = 0
+                for j in range(3 * d, 3 * d + 3):
+                    if j != i:
+                        x = s[j]
+                        s[j] = x & keep
+                        ch |= np.int64(x & keep != x) << j
                 for j in range(b, 27, 3):
                     if j != i:
-                        s[j] &= ~new
-                dirty |= (DIGIT_BANDS << base) | (BAND_DIGITS << b)
-        # naked singles: an unsolved cell with one candidate
-        found = False
-        for b in range(3):
-            once = 0
-            twice = 0
-            for d in range(9):
-                a = s[3 * d + b]
-                twice |= once & a
-                once |= a
-            if once != FULL27:
-                return False
-            single = once & ~twice & s[_U + b]
-            while single:
-                bit = single & -single
-                single ^= bit
-                peers = BAND_PEERS[trailing_zeros(bit)]
-                for d in range(9):
-                    if s[3 * d + b] & bit:
-                        s[3 * d + b] &= ~peers
-                        dirty |= 1 << (3 * d + b)
-                        break
-                found = True
-        if found:
-            continue
-        # hidden singles in columns: a column where d has one cell left
+                        x = s[j]
+                        s[j] = x & ~placed
+                        e = np.int64(x & placed != 0)
+                        ch |= e << j
+                        cols |= e << (j // 3)
+                dirty |= ch
+        # naked singles: an unplaced cell with one candidate (the three bands side by side)
+        o0 = 0
+        o1 = 0
+        o2 = 0
+        t0 = 0
+        t1 = 0
+        t2 = 0
         for d in range(9):
-            a0 = s[3 * d]
-            a1 = s[3 * d + 1]
-            a2 = s[3 * d + 2]
-            if a0 == s[_Q + 3 * d] and a1 == s[_Q + 3 * d + 1] and a2 == s[_Q + 3 * d + 2]:
-                continue
-            once = a0 & 0x1FF
-            twice = 0
-            seg = (a0 >> 9) & 0x1FF
-            twice |= once & seg
-            once |= seg
-            seg = a0 >> 18
-            twice |= once & seg
-            once |= seg
-            for a in (a1, a2):
-                seg = a & 0x1FF
-                twice |= once & seg
-                once |= seg
-                seg = (a >> 9) & 0x1FF
-                twice |= once & seg
-                once |= seg
-                seg = a >> 18
-                twice |= once & seg
-                once |= seg
-            if once != 0x1FF:
+            a = s[3 * d]
+            t0 |= o0 & a
+            o0 |= a
+            a = s[3 * d + 1]
+            t1 |= o1 & a
+            o1 |= a
+            a = s[3 * d + 2]
+            t2 |= o2 & a
+            o2 |= a
+        if (o0 & o1 & o2) != FULL27:
+            return False
+        n0 = o0 & ~t0 & s[_U]
+        n1 = o1 & ~t1 & s[_U + 1]
+        n2 = o2 & ~t2 & s[_U + 2]
+        if n0 | n1 | n2:
+            for i in range(27):
+                b = i % 3
+                m = s[i] & (n0 if b == 0 else (n1 if b == 1 else n2))
+                if m:
+                    a = s[i]
+                    while m:
+                        a &= ~BAND_PEERS[trailing_zeros(m)]
+                        m &= m - 1
+                    s[i] = a
+                    dirty |= 1 << i
+                    cols |= 1 << (i // 3)
+            continue
+        # column logic of the digits that changed; a digit it changes is looked at again
+        again = 0
+        while cols:
+            d = trailing_zeros(cols)
+            cols &= cols - 1
+            ch = _columns(s, d)
+            if ch < 0:
                 return False
-            # Q gets F before the stack logic, so a digit it changes is looked at again
-            s[_Q + 3 * d] = a0
-            s[_Q + 3 * d + 1] = a1
-            s[_Q + 3 * d + 2] = a2
-            # stack (column x band pattern of d) permutations: column/box locked candidates
-            f0 = _fold(a0)
-            f1 = _fold(a1)
-            f2 = _fold(a2)
-            k0 = 0
-            k1 = 0
-            k2 = 0
-            for t in range(0, 9, 3):
-                allowed = PERM9[((f0 >> t) & 7) | (((f1 >> t) & 7) << 3) | (((f2 >> t) & 7) << 6)]
-                if allowed == 0:
-                    return False
-                k0 |= (allowed & 7) << t
-                k1 |= ((allowed >> 3) & 7) << t
-                k2 |= (allowed >> 6) << t
-            if k0 != f0:
-                a0 &= k0 * 0x40201
-                s[3 * d] = a0
-                dirty |= 1 << (3 * d)
-                found = True
-            if k1 != f1:
-                a1 &= k1 * 0x40201
-                s[3 * d + 1] = a1
-                dirty |= 2 << (3 * d)
-                found = True
-            if k2 != f2:
-                a2 &= k2 * 0x40201
-                s[3 * d + 2] = a2
-                dirty |= 4 << (3 * d)
-                found = True
-            solved = _fold((a0 & ~s[_U]) | (a1 & ~s[_U + 1]) | (a2 & ~s[_U + 2]))
-            hs = once & ~twice & ~solved
-            while hs:
-                col = hs & -hs
-                hs ^= col
-                cm = col | (col << 9) | (col << 18)
-                for b in range(3):
-                    cell = s[3 * d + b] & cm
-                    if cell:
-                        s[3 * d + b] &= ~BAND_PEERS[trailing_zeros(cell)]
-                        dirty |= 1 << (3 * d + b)
-                        found = True
-                        break
-        if not found:
+            if ch:
+                dirty |= ch
+                again |= 1 << d
+        if dirty == 0:
             return True
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _pop27(x):
-    return POP9[x & 0x1FF] + POP9[(x >> 9) & 0x1FF] + POP9[x >> 18]
+        cols = again
 
 
 @njit(cache=True, nogil=True)
-def _most_peers(s, m0, m1, m2):
-    """(band, cell bit) of the cell in masks m0..m2 with the most unsolved peers."""
-    best = -1
-    best_b = 0
-    best_bit = 0
-    for b in range(3):
-        t = m0 if b == 0 else (m1 if b == 1 else m2)
-        if t == 0:
-            continue
-        u = s[_U + b]
-        u_other_bands = s[_U + (b + 1) % 3] | s[_U + (b + 2) % 3]
-        while t:
-            bit = t & -t
-            t ^= bit
-            i = trailing_zeros(bit)
-            score = _pop27(u & BAND_PEERS[i]) + _pop27(u_other_bands & (COLUMN << (i % 9)))
-            if score > best:
-                best = score
-                best_b = b
-                best_bit = bit
-    return best_b, best_bit
-
-
-@njit(cache=True, nogil=True)
-def _choose_cell(s):
-    """(band, cell bit) to branch on: a bivalue cell, else one with the fewest candidates;
-    ties go to the most unsolved peers."""
-    p0 = 0
-    p1 = 0
-    p2 = 0
-    for b in range(3):
-        once = 0
-        twice = 0
-        thrice = 0
-        for d in range(9):
-            a = s[3 * d + b]
-            thrice |= twice & a
-            twice |= once & a
-            once |= a
-        pairs = twice & ~thrice & s[_U + b]
-        if b == 0:
-            p0 = pairs
-        elif b == 1:
-            p1 = pairs
-        else:
-            p2 = pairs
-    if p0 | p1 | p2:
-        return _most_peers(s, p0, p1, p2)
-    # no bivalue cell: bit-sliced counters c0..c3 of the candidates of every cell
+def _fewest(s, u0, u1, u2):
+    """Per band, the unplaced cells with the fewest candidates (3 or more), kept only
+    for the bands reaching the overall fewest."""
     best_k = 10
-    m0 = 0
-    m1 = 0
-    m2 = 0
+    r0 = 0
+    r1 = 0
+    r2 = 0
     for b in range(3):
         c0 = 0
         c1 = 0
         c2 = 0
         c3 = 0
-        for d in range(9):
+        for d in range(9):   # bit-sliced candidate counters c3..c0 of every cell
             a = s[3 * d + b]
             k0 = c0 & a
             c0 ^= a
@@ -312,42 +267,112 @@ def _choose_cell(s):
             k2 = c2 & k1
             c2 ^= k1
             c3 |= k2
-        u = s[_U + b]
+        u = u0 if b == 0 else (u1 if b == 1 else u2)
         for k in range(3, best_k + 1):
             m = u & (c0 if k & 1 else ~c0) & (c1 if k & 2 else ~c1)
             m &= (c2 if k & 4 else ~c2) & (c3 if k & 8 else ~c3)
             if m:
                 if k < best_k:
                     best_k = k
-                    m0 = 0
-                    m1 = 0
-                    m2 = 0
+                    r0 = 0
+                    r1 = 0
+                    r2 = 0
                 if b == 0:
-                    m0 = m
+                    r0 = m
                 elif b == 1:
-                    m1 = m
+                    r1 = m
                 else:
-                    m2 = m
+                    r2 = m
                 break
-    return _most_peers(s, m0, m1, m2)
+    return r0, r1, r2
+
+
+@njit(cache=True, nogil=True)
+def _choose_cell(s):
+    """(band, cell bit) to branch on: a bivalue cell, else one with the fewest candidates;
+    ties go to the most unsolved peers, then to the first cell."""
+    o0 = 0
+    o1 = 0
+    o2 = 0
+    t0 = 0
+    t1 = 0
+    t2 = 0
+    h0 = 0
+    h1 = 0
+    h2 = 0
+    for d in range(9):
+        a = s[3 * d]
+        h0 |= t0 & a
+        t0 |= o0 & a
+        o0 |= a
+        a = s[3 * d + 1]
+        h1 |= t1 & a
+        t1 |= o1 & a
+        o1 |= a
+        a = s[3 * d + 2]
+        h2 |= t2 & a
+        t2 |= o2 & a
+        o2 |= a
+    u0 = s[_U]
+    u1 = s[_U + 1]
+    u2 = s[_U + 2]
+    m0 = t0 & ~h0 & u0
+    m1 = t1 & ~h1 & u1
+    m2 = t2 & ~h2 & u2
+    if (m0 | m1 | m2) == 0:
+        m0, m1, m2 = _fewest(s, u0, u1, u2)
+    best = -1
+    for b in range(3):
+        t = m0 if b == 0 else (m1 if b == 1 else m2)
+        u = u0 if b == 0 else (u1 if b == 1 else u2)
+        uo = (u1 | u2) if b == 0 else ((u0 | u2) if b == 1 else (u0 | u1))
+        while t:
+            i = trailing_zeros(t)
+            t &= t - 1
+            score = _popcount(u & BAND_PEERS[i]) + _popcount(uo & (COLUMN << COL_OF[i]))
+            best = max(best, (score << 7) | (127 - 27 * b - i))   # most peers, then first cell
+    idx = 127 - (best & 127)
+    b = idx // 27
+    return b, 1 << (idx - 27 * b)
 
 
 @njit(cache=True, nogil=True)
 def _init_state(puzzle, s):
-    """Givens into state row ``s``; False for a value above 9."""
-    for i in range(27):
-        s[i] = FULL27
-        s[_P + i] = -1
-        s[_Q + i] = -1
+    """Givens into state row ``s``, placed directly; False for a value above 9.
+
+    Conflicting givens leave a cell without candidates (found by the first
+    propagation)."""
+    g0 = 0
+    g1 = 0
+    g2 = 0
+    top = 0
+    for c in range(27):
+        v0 = np.int64(puzzle[c])
+        v1 = np.int64(puzzle[27 + c])
+        v2 = np.int64(puzzle[54 + c])
+        top = max(top, max(v0, max(v1, v2)))
+        g0 |= np.int64(v0 != 0) << c
+        g1 |= np.int64(v1 != 0) << c
+        g2 |= np.int64(v2 != 0) << c
+    if top > 9:
+        return False
+    for d in range(9):
+        s[3 * d] = FULL27 & ~g0
+        s[3 * d + 1] = FULL27 & ~g1
+        s[3 * d + 2] = FULL27 & ~g2
+    s[_U] = FULL27 & ~g0
+    s[_U + 1] = FULL27 & ~g1
+    s[_U + 2] = FULL27 & ~g2
     for b in range(3):
-        s[_U + b] = FULL27
-    for c in range(81):
-        v = np.int64(puzzle[c])
-        if v:
-            if v > 9:
-                return False
-            b = c // 27
-            s[3 * (v - 1) + b] &= ~BAND_PEERS[c - 27 * b]
+        g = g0 if b == 0 else (g1 if b == 1 else g2)
+        while g:
+            i = trailing_zeros(g)
+            g &= g - 1
+            j = 3 * (np.int64(puzzle[27 * b + i]) - 1)
+            s[j + b] = (s[j + b] & ~BAND_PEERS[i]) | (1 << i)
+            col = ~(COLUMN << COL_OF[i])
+            s[j + (b + 1) % 3] &= col
+            s[j + (b + 2) % 3] &= col
     return True
 
 
@@ -358,9 +383,29 @@ def _write_solution(s, solution):
         base = 27 * (i % 3)
         d = i // 3 + 1
         while a:
-            bit = a & -a
-            a ^= bit
-            solution[base + trailing_zeros(bit)] = d
+            solution[base + trailing_zeros(a)] = d
+            a &= a - 1
+
+
+@njit(cache=True, nogil=True)
+def _pick_digit(cur, b, bit, randomize, rng):
+    """The digit to try first in a cell: the lowest, or a uniformly random one."""
+    if not randomize:
+        d = 0
+        while not cur[3 * d + b] & bit:
+            d += 1
+        return d
+    n = 0
+    for e in range(9):
+        if cur[3 * e + b] & bit:
+            n += 1
+    k = rand_below(rng, n)
+    for e in range(9):
+        if cur[3 * e + b] & bit:
+            if k == 0:
+                return e
+            k -= 1
+    return 0
 
 
 @njit(cache=True, nogil=True)
@@ -380,7 +425,7 @@ def _search(puzzle, limit, solution, randomize, rng, stack):
     guesses = 0
     sp = 0
     cur = stack[0]
-    ok = _propagate(cur)
+    ok = _propagate(cur, np.int64(FULL27), np.int64(0x1FF))
     while True:
         if ok:
             if (cur[_U] | cur[_U + 1] | cur[_U + 2]) == 0:
@@ -391,41 +436,28 @@ def _search(puzzle, limit, solution, randomize, rng, stack):
                     return count, guesses
             else:
                 b, bit = _choose_cell(cur)
-                d = 0
-                if randomize:
-                    n = 0
-                    for e in range(9):
-                        if cur[3 * e + b] & bit:
-                            n += 1
-                    k = rand_below(rng, n)
-                    for e in range(9):
-                        if cur[3 * e + b] & bit:
-                            if k == 0:
-                                d = e
-                                break
-                            k -= 1
-                else:
-                    while not cur[3 * d + b] & bit:
-                        d += 1
+                d = _pick_digit(cur, b, bit, randomize, rng)
                 # the parent row keeps the alternative "d not in this cell" for later
                 cur[_ALT] = 3 * d + b
                 cur[_ALT + 1] = bit
                 child = stack[sp + 1]
-                child[:] = cur
+                for k in range(STATE):
+                    child[k] = cur[k]
                 sp += 1
                 cur = child
                 cur[3 * d + b] &= ~BAND_PEERS[trailing_zeros(bit)]
                 guesses += 1
-                ok = _propagate(cur)
+                ok = _propagate(cur, np.int64(1) << (3 * d + b), np.int64(1) << d)
                 continue
         # dead end or solution counted: resume the latest alternative
         if sp == 0:
             return count, guesses
         sp -= 1
         cur = stack[sp]
-        cur[cur[_ALT]] &= ~cur[_ALT + 1]
+        i = cur[_ALT]
+        cur[i] &= ~cur[_ALT + 1]
         guesses += 1
-        ok = _propagate(cur)
+        ok = _propagate(cur, np.int64(1) << i, np.int64(1) << (i // 3))
 
 
 @njit(cache=True, nogil=True)
@@ -437,14 +469,16 @@ def _new_stack():
 def count_solutions_kernel(puzzle, limit):
     """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""
     solution = np.zeros(81, dtype=np.uint8)
-    n, _ = _search(puzzle, limit, solution, False, np.zeros(4, dtype=np.uint64), _new_stack())
+    n, _ = _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
+                   _new_stack())
     return n
 
 
 @njit(cache=True, nogil=True)
 def solve_kernel(puzzle, limit, solution):
     """Count solutions up to ``limit``; first one into ``solution``.  Returns (count, guesses)."""
-    return _search(puzzle, limit, solution, False, np.zeros(4, dtype=np.uint64), _new_stack())
+    return _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
+                   _new_stack())
 
 
 @njit(cache=True, nogil=True)
@@ -453,7 +487,7 @@ def count_solutions_batch_kernel(puzzles, limit, counts):
     solution = np.zeros(81, dtype=np.uint8)
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        counts[i], _ = _search(puzzles[i], limit, solution, False, rng, stack)
+        counts[i], _ = _search(puzzles[i], np.int64(limit), solution, np.bool_(False), rng, stack)
 
 
 @njit(cache=True, nogil=True)
@@ -461,20 +495,20 @@ def solve_batch_kernel(puzzles, limit, solutions, counts, guesses):
     stack = _new_stack()
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        c, g = _search(puzzles[i], limit, solutions[i], False, rng, stack)
+        c, g = _search(puzzles[i], np.int64(limit), solutions[i], np.bool_(False), rng, stack)
         counts[i] = c
         guesses[i] = g
 
 
 @njit(cache=True, nogil=True)
 def is_unique_kernel(puzzle):
-    return count_solutions_kernel(puzzle, 2) == 1
+    return count_solutions_kernel(puzzle, np.int64(2)) == 1
 
 
 @njit(cache=True, nogil=True)
 def random_solution_kernel(puzzle, rng, solution):
     """A solution of ``puzzle`` reached with random branch choices (0 if none)."""
-    n, _ = _search(puzzle, 1, solution, True, rng, _new_stack())
+    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack())
     return n
 
 
