@@ -14,7 +14,8 @@ def test_solve_json_counts_and_skips_bad_lines(tmp_path, capsys):
     out = capsys.readouterr()
     data = json.loads(out.out)
     assert data["puzzles"] == 4 and data["unique"] == 1 and data["multiple"] == 2 and data["none"] == 1
-    assert set(data) >= {"puzzles", "unique", "multiple", "none", "seconds"}
+    assert set(data) >= {"puzzles", "unique", "multiple", "none", "seconds", "solve_seconds"}
+    assert data["solve_seconds"] >= 0
     assert "line 3: wrong length" in out.err
     f.write_text(contradictory + "\n")
     assert main(["solve", str(f)]) == 0
