@@ -23,7 +23,8 @@ not placed yet.  Propagation is table driven:
 
 The work list holds exactly the words that changed (each write compares old
 and new without a branch), the three bands are scanned side by side (three
-independent dependency chains), and givens are placed directly at the start.
+independent dependency chains), givens are placed directly at the start, and
+the search state is indexed (``st[row, word]``), never sliced into views.
 
 Search is a binary choice "d in cell" / "d not in cell" on a bivalue cell
 (among those, the one with the most unsolved peers; otherwise a cell with the
@@ -102,15 +103,15 @@ def _fold(a):
     return (a | (a >> 9) | (a >> 18)) & 0x1FF
 
 
-@njit(cache=True, nogil=True)
-def _columns(s, d):
-    """Stack logic and hidden singles in the columns of digit d, in place.
+@njit(cache=True, nogil=True, inline="always")
+def _columns(st, r, d):
+    """Stack logic and hidden singles in the columns of digit d, in place on row r.
 
     Returns -1 on a contradiction, else the mask of the words that changed.
     """
-    a0 = s[3 * d]
-    a1 = s[3 * d + 1]
-    a2 = s[3 * d + 2]
+    a0 = st[r, 3 * d]
+    a1 = st[r, 3 * d + 1]
+    a2 = st[r, 3 * d + 2]
     f0 = _fold(a0)
     f1 = _fold(a1)
     f2 = _fold(a2)
@@ -127,7 +128,7 @@ def _columns(s, d):
     k1 = 0
     k2 = 0
     for t in range(0, 9, 3):
-        allowed = PERM9[((f0 >> t) & 7) | (((f1 >> t) & 7) << 3) | (((f2 >> t) & 7) << 6)]
+        allowed = PERM9[(((f0 >> t) & 7) | (((f1 >> t) & 7) << 3) | (((f2 >> t) & 7) << 6)) & 0x1FF]
         if allowed == 0:
             return -1
         k0 |= (allowed & 7) << t
@@ -137,7 +138,7 @@ def _columns(s, d):
     a1 &= k1 * 0x40201
     a2 &= k2 * 0x40201
     # a column with one cell of d left, d not placed in it yet: place d there
-    solved = _fold((a0 & ~s[_U]) | (a1 & ~s[_U + 1]) | (a2 & ~s[_U + 2]))
+    solved = _fold((a0 & ~st[r, _U]) | (a1 & ~st[r, _U + 1]) | (a2 & ~st[r, _U + 2]))
     hs = once & ~twice & ~solved
     while hs:
         cm = (hs & -hs) * 0x40201
@@ -148,51 +149,56 @@ def _columns(s, d):
             a1 &= ~BAND_PEERS[trailing_zeros(a1 & cm)]
         elif a2 & cm:
             a2 &= ~BAND_PEERS[trailing_zeros(a2 & cm)]
-    ch = np.int64(a0 != s[3 * d]) | (np.int64(a1 != s[3 * d + 1]) << 1) | (np.int64(a2 != s[3 * d + 2]) << 2)
-    s[3 * d] = a0
-    s[3 * d + 1] = a1
-    s[3 * d + 2] = a2
+    ch = (np.int64(a0 != st[r, 3 * d]) | (np.int64(a1 != st[r, 3 * d + 1]) << 1)
+          | (np.int64(a2 != st[r, 3 * d + 2]) << 2))
+    st[r, 3 * d] = a0
+    st[r, 3 * d + 1] = a1
+    st[r, 3 * d + 2] = a2
     return ch << (3 * d)
 
 
-@njit(cache=True, nogil=True)
-def _propagate(s, dirty, cols):
-    """Band logic, naked singles and column logic to a fixpoint, in place on row ``s``.
+@njit(cache=True, nogil=True, inline="always")
+def _propagate(st, r, dirty, cols):
+    """Band logic, naked singles and column logic to a fixpoint, in place on row r of ``st``.
 
     ``dirty``: the words (bit 3*d+b) changed since the last fixpoint; ``cols``:
-    the digits among them.  Returns False on a contradiction.
+    the digits among them.  Returns False on a contradiction.  (Table indices
+    are masked so that numba's negative-index wraparound code goes.)
     """
     while True:
         while dirty:
             i = trailing_zeros(dirty)
             dirty &= dirty - 1
-            a0 = s[i]
-            a = a0 & COMPLEX[SHRINK[a0 & 0x1FF] | (SHRINK[(a0 >> 9) & 0x1FF] << 3) | (SHRINK[a0 >> 18] << 6)]
+            a0 = st[r, i]
+            a = a0 & COMPLEX[(SHRINK[a0 & 0x1FF] | (SHRINK[(a0 >> 9) & 0x1FF] << 3)
+                              | (SHRINK[(a0 >> 18) & 0x1FF] << 6)) & 0x1FF]
             if a == 0:
                 return False
             d = i // 3
             b = i - 3 * d
-            s[i] = a
+            st[r, i] = a
             cols |= np.int64(a != a0) << d
             placed = (ROW_SINGLE[a & 0x1FF] | (ROW_SINGLE[(a >> 9) & 0x1FF] << 9)
-                      | (ROW_SINGLE[a >> 18] << 18)) & s[_U + b]
+                      | (ROW_SINGLE[(a >> 18) & 0x1FF] << 18)) & st[r, _U + b]
             if placed:
                 # the cells leave the other digits of the band, their columns d's other bands
-                s[_U + b] &= ~placed
+                st[r, _U + b] &= ~placed
                 keep = ~(_fold(placed) * 0x40201)
                 ch = 0
-                for j in range(3 * d, 3 * d + 3):
-                    if j != i:
-                        x = s[j]
-                        s[j] = x & keep
-                        ch |= np.int64(x & keep != x) << j
-                for j in range(b, 27, 3):
-                    if j != i:
-                        x = s[j]
-                        s[j] = x & ~placed
-                        e = np.int64(x & placed != 0)
-                        ch |= e << j
-                        cols |= e << (j // 3)
+                for bb in range(3):
+                    j = 3 * d + bb
+                    x = st[r, j]
+                    y = x & (keep if bb != b else x)
+                    st[r, j] = y
+                    ch |= np.int64(y != x) << j
+                for e in range(9):
+                    j = 3 * e + b
+                    x = st[r, j]
+                    y = x & ~(placed if e != d else 0)
+                    st[r, j] = y
+                    f = np.int64(y != x)
+                    ch |= f << j
+                    cols |= f << e
                 dirty |= ch
         # naked singles: an unplaced cell with one candidate (the three bands side by side)
         o0 = 0
@@ -202,39 +208,39 @@ def _propagate(s, dirty, cols):
         t1 = 0
         t2 = 0
         for d in range(9):
-            a = s[3 * d]
+            a = st[r, 3 * d]
             t0 |= o0 & a
             o0 |= a
-            a = s[3 * d + 1]
+            a = st[r, 3 * d + 1]
             t1 |= o1 & a
             o1 |= a
-            a = s[3 * d + 2]
+            a = st[r, 3 * d + 2]
             t2 |= o2 & a
             o2 |= a
         if (o0 & o1 & o2) != FULL27:
             return False
-        n0 = o0 & ~t0 & s[_U]
-        n1 = o1 & ~t1 & s[_U + 1]
-        n2 = o2 & ~t2 & s[_U + 2]
+        n0 = o0 & ~t0 & st[r, _U]
+        n1 = o1 & ~t1 & st[r, _U + 1]
+        n2 = o2 & ~t2 & st[r, _U + 2]
         if n0 | n1 | n2:
-            for i in range(27):
-                b = i % 3
-                m = s[i] & (n0 if b == 0 else (n1 if b == 1 else n2))
-                if m:
-                    a = s[i]
-                    while m:
-                        a &= ~BAND_PEERS[trailing_zeros(m)]
-                        m &= m - 1
-                    s[i] = a
-                    dirty |= 1 << i
-                    cols |= 1 << (i // 3)
+            for d in range(9):
+                for b in range(3):
+                    m = st[r, 3 * d + b] & (n0 if b == 0 else (n1 if b == 1 else n2))
+                    if m:
+                        a = st[r, 3 * d + b]
+                        while m:
+                            a &= ~BAND_PEERS[trailing_zeros(m)]
+                            m &= m - 1
+                        st[r, 3 * d + b] = a
+                        dirty |= 1 << (3 * d + b)
+                        cols |= 1 << d
             continue
         # column logic of the digits that changed; a digit it changes is looked at again
         again = 0
         while cols:
             d = trailing_zeros(cols)
             cols &= cols - 1
-            ch = _columns(s, d)
+            ch = _columns(st, r, d)
             if ch < 0:
                 return False
             if ch:
@@ -245,8 +251,8 @@ def _propagate(s, dirty, cols):
         cols = again
 
 
-@njit(cache=True, nogil=True)
-def _fewest(s, u0, u1, u2):
+@njit(cache=True, nogil=True, inline="always")
+def _fewest(st, r, u0, u1, u2):
     """Per band, the unplaced cells with the fewest candidates (3 or more), kept only
     for the bands reaching the overall fewest."""
     best_k = 10
@@ -259,7 +265,7 @@ def _fewest(s, u0, u1, u2):
         c2 = 0
         c3 = 0
         for d in range(9):   # bit-sliced candidate counters c3..c0 of every cell
-            a = s[3 * d + b]
+            a = st[r, 3 * d + b]
             k0 = c0 & a
             c0 ^= a
             k1 = c1 & k0
@@ -287,8 +293,8 @@ def _fewest(s, u0, u1, u2):
     return r0, r1, r2
 
 
-@njit(cache=True, nogil=True)
-def _choose_cell(s):
+@njit(cache=True, nogil=True, inline="always")
+def _choose_cell(st, r):
     """(band, cell bit) to branch on: a bivalue cell, else one with the fewest candidates;
     ties go to the most unsolved peers, then to the first cell."""
     o0 = 0
@@ -301,26 +307,26 @@ def _choose_cell(s):
     h1 = 0
     h2 = 0
     for d in range(9):
-        a = s[3 * d]
+        a = st[r, 3 * d]
         h0 |= t0 & a
         t0 |= o0 & a
         o0 |= a
-        a = s[3 * d + 1]
+        a = st[r, 3 * d + 1]
         h1 |= t1 & a
         t1 |= o1 & a
         o1 |= a
-        a = s[3 * d + 2]
+        a = st[r, 3 * d + 2]
         h2 |= t2 & a
         t2 |= o2 & a
         o2 |= a
-    u0 = s[_U]
-    u1 = s[_U + 1]
-    u2 = s[_U + 2]
+    u0 = st[r, _U]
+    u1 = st[r, _U + 1]
+    u2 = st[r, _U + 2]
     m0 = t0 & ~h0 & u0
     m1 = t1 & ~h1 & u1
     m2 = t2 & ~h2 & u2
     if (m0 | m1 | m2) == 0:
-        m0, m1, m2 = _fewest(s, u0, u1, u2)
+        m0, m1, m2 = _fewest(st, r, u0, u1, u2)
     best = -1
     for b in range(3):
         t = m0 if b == 0 else (m1 if b == 1 else m2)
@@ -336,9 +342,9 @@ def _choose_cell(s):
     return b, 1 << (idx - 27 * b)
 
 
-@njit(cache=True, nogil=True)
-def _init_state(puzzle, s):
-    """Givens into state row ``s``, placed directly; False for a value above 9.
+@njit(cache=True, nogil=True, inline="always")
+def _init_state(puzzle, st):
+    """Givens into state row 0 of ``st``, placed directly; False for a value above 9.
 
     Conflicting givens leave a cell without candidates (found by the first
     propagation)."""
@@ -357,29 +363,29 @@ def _init_state(puzzle, s):
     if top > 9:
         return False
     for d in range(9):
-        s[3 * d] = FULL27 & ~g0
-        s[3 * d + 1] = FULL27 & ~g1
-        s[3 * d + 2] = FULL27 & ~g2
-    s[_U] = FULL27 & ~g0
-    s[_U + 1] = FULL27 & ~g1
-    s[_U + 2] = FULL27 & ~g2
+        st[0, 3 * d] = FULL27 & ~g0
+        st[0, 3 * d + 1] = FULL27 & ~g1
+        st[0, 3 * d + 2] = FULL27 & ~g2
+    st[0, _U] = FULL27 & ~g0
+    st[0, _U + 1] = FULL27 & ~g1
+    st[0, _U + 2] = FULL27 & ~g2
     for b in range(3):
         g = g0 if b == 0 else (g1 if b == 1 else g2)
         while g:
             i = trailing_zeros(g)
             g &= g - 1
-            j = 3 * (np.int64(puzzle[27 * b + i]) - 1)
-            s[j + b] = (s[j + b] & ~BAND_PEERS[i]) | (1 << i)
+            j = (3 * (np.int64(puzzle[27 * b + i]) - 1)) & 31
+            st[0, j + b] = (st[0, j + b] & ~BAND_PEERS[i]) | (1 << i)
             col = ~(COLUMN << COL_OF[i])
-            s[j + (b + 1) % 3] &= col
-            s[j + (b + 2) % 3] &= col
+            st[0, j + (b + 1) % 3] &= col
+            st[0, j + (b + 2) % 3] &= col
     return True
 
 
-@njit(cache=True, nogil=True)
-def _write_solution(s, solution):
+@njit(cache=True, nogil=True, inline="always")
+def _write_solution(st, r, solution):
     for i in range(27):
-        a = s[i]
+        a = st[r, i]
         base = 27 * (i % 3)
         d = i // 3 + 1
         while a:
@@ -387,77 +393,81 @@ def _write_solution(s, solution):
             a &= a - 1
 
 
-@njit(cache=True, nogil=True)
-def _pick_digit(cur, b, bit, randomize, rng):
+@njit(cache=True, nogil=True, inline="always")
+def _pick_digit(st, r, b, bit, randomize, rng):
     """The digit to try first in a cell: the lowest, or a uniformly random one."""
     if not randomize:
         d = 0
-        while not cur[3 * d + b] & bit:
+        while not st[r, 3 * d + b] & bit:
             d += 1
         return d
     n = 0
     for e in range(9):
-        if cur[3 * e + b] & bit:
+        if st[r, 3 * e + b] & bit:
             n += 1
     k = rand_below(rng, n)
     for e in range(9):
-        if cur[3 * e + b] & bit:
+        if st[r, 3 * e + b] & bit:
             if k == 0:
                 return e
             k -= 1
     return 0
 
 
-@njit(cache=True, nogil=True)
-def _search(puzzle, limit, solution, randomize, rng, stack):
+# The helpers above are inlined into _search (each has one call site there), and _search
+# is compiled without reference counting (numba's _nrt=False: it allocates nothing and
+# every array it touches belongs to its caller): array arguments of a call or of an
+# inlined helper otherwise cost an atomic increment and decrement per node.
+@njit(cache=True, nogil=True, _nrt=False)
+def _search(puzzle, limit, solution, randomize, rng, st):
     """Depth-first search.  Returns (solutions found up to ``limit``, guesses).
 
-    ``stack`` is int64[MAX_DEPTH + 1, STATE] work space: row k is the state
+    ``st`` is int64[MAX_DEPTH + 1, STATE] work space: row k is the state
     after k pending branches (each row keeps its own pending alternative, so a
-    branch costs one row copy).  The first solution found is written to
-    ``solution``.  With ``randomize`` the branch digit is drawn from ``rng``.
-    ``guesses`` counts the branches entered (both "d here" and "d not here");
-    it is 0 when propagation alone solves the puzzle.
+    branch costs one row copy; rows are indexed, never sliced, so no array
+    views and their reference counts are made).  The first solution found is
+    written to ``solution``.  With ``randomize`` the branch digit is drawn
+    from ``rng``.  ``guesses`` counts the branches entered (both "d here" and
+    "d not here"); it is 0 when propagation alone solves the puzzle.
     """
-    if not _init_state(puzzle, stack[0]):
+    if not _init_state(puzzle, st):
         return 0, 0
     count = 0
     guesses = 0
     sp = 0
-    cur = stack[0]
-    ok = _propagate(cur, np.int64(FULL27), np.int64(0x1FF))
+    dirty = np.int64(FULL27)
+    cols = np.int64(0x1FF)
     while True:
-        if ok:
-            if (cur[_U] | cur[_U + 1] | cur[_U + 2]) == 0:
+        if _propagate(st, sp, dirty, cols):
+            if (st[sp, _U] | st[sp, _U + 1] | st[sp, _U + 2]) == 0:
                 count += 1
                 if count == 1:
-                    _write_solution(cur, solution)
+                    _write_solution(st, sp, solution)
                 if count >= limit:
                     return count, guesses
             else:
-                b, bit = _choose_cell(cur)
-                d = _pick_digit(cur, b, bit, randomize, rng)
+                b, bit = _choose_cell(st, sp)
+                d = _pick_digit(st, sp, b, bit, randomize, rng)
                 # the parent row keeps the alternative "d not in this cell" for later
-                cur[_ALT] = 3 * d + b
-                cur[_ALT + 1] = bit
-                child = stack[sp + 1]
+                st[sp, _ALT] = 3 * d + b
+                st[sp, _ALT + 1] = bit
                 for k in range(STATE):
-                    child[k] = cur[k]
+                    st[sp + 1, k] = st[sp, k]
                 sp += 1
-                cur = child
-                cur[3 * d + b] &= ~BAND_PEERS[trailing_zeros(bit)]
+                st[sp, 3 * d + b] &= ~BAND_PEERS[trailing_zeros(bit)]
                 guesses += 1
-                ok = _propagate(cur, np.int64(1) << (3 * d + b), np.int64(1) << d)
+                dirty = np.int64(1) << (3 * d + b)
+                cols = np.int64(1) << d
                 continue
         # dead end or solution counted: resume the latest alternative
         if sp == 0:
             return count, guesses
         sp -= 1
-        cur = stack[sp]
-        i = cur[_ALT]
-        cur[i] &= ~cur[_ALT + 1]
+        i = st[sp, _ALT] & 31
+        st[sp, i] &= ~st[sp, _ALT + 1]
         guesses += 1
-        ok = _propagate(cur, np.int64(1) << i, np.int64(1) << (i // 3))
+        dirty = np.int64(1) << i
+        cols = np.int64(1) << (i // 3)
 
 
 @njit(cache=True, nogil=True)
