@@ -1,4 +1,6 @@
-"""Static index tables of the 9x9 grid (units, peers), shared by the kernels."""
+"""Static index tables: the 9x9 grid's units and peers (module constants the
+kernels read), and the same tables for any box shape (``geometry``, passed
+to the generic kernels as arguments)."""
 from __future__ import annotations
 
 import numpy as np
@@ -30,3 +32,41 @@ UNITS, CELL_UNITS, PEERS = _build()
 ROW = (np.arange(81) // 9).astype(np.int16)
 COL = (np.arange(81) % 9).astype(np.int16)
 BOX = (3 * (ROW // 3) + COL // 3).astype(np.int16)
+
+_GEOMS: dict = {}
+
+
+def geometry(box_rows: int, box_cols: int):
+    """(n, peers int16[N, P], units int16[3n, n]) of the n x n grid with r x c boxes.
+
+    The arrays are built once per shape and shared: kernels take them as
+    arguments (never as module constants, which numba types as read-only
+    arrays and would compile a second time)."""
+    key = (int(box_rows), int(box_cols))
+    if key in _GEOMS:
+        return _GEOMS[key]
+    r, c = key
+    n = r * c
+    if not (1 <= r and 1 <= c and n <= 16):
+        raise ValueError(f"box shape {r}x{c}: need r, c >= 1 and r*c <= 16")
+    N = n * n
+    units = np.empty((3 * n, n), dtype=np.int16)
+    for i in range(n):
+        units[i] = [i * n + j for j in range(n)]
+        units[n + i] = [j * n + i for j in range(n)]
+    for b in range(n):
+        br, bc = r * (b // r), c * (b % r)
+        units[2 * n + b] = [(br + i) * n + bc + j for i in range(r) for j in range(c)]
+    cell_units = [[] for _ in range(N)]
+    for u in range(3 * n):
+        for x in units[u]:
+            cell_units[int(x)].append(u)
+    P = 3 * n - r - c - 1
+    peers = np.empty((N, P), dtype=np.int16)
+    for x in range(N):
+        ps = sorted({int(y) for u in cell_units[x] for y in units[u]} - {x})
+        assert len(ps) == P
+        peers[x] = ps
+    out = (n, peers, units)
+    _GEOMS[key] = out
+    return out
