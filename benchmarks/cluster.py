@@ -18,7 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudokustudio.jobs.run import run_batches  # noqa: E402
-from sudokustudio.sudoku.estimators import GridCountJob  # noqa: E402
+from sudokustudio.sudoku.estimate import GridCountJob  # noqa: E402
 
 # Jobs must live in importable modules (not in this script): see jobs.dask.stream_batches.
 

@@ -18,7 +18,7 @@ import sys
 import time
 
 from sudokustudio.jobs.run import run_batches
-from sudokustudio.sudoku import estimators as E
+from sudokustudio.sudoku import estimate as E
 
 SEED000_SUBSETS = {20: 0.3606, 21: 0.1155, 22: 0.0542, 23: 0.0280, 24: 0.0194, 25: 0.0173, 26: 0.0215,
                    27: 0.0470, 28: 0.1966, 29: 0.7071}

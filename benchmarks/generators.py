@@ -17,8 +17,7 @@ import math
 import time
 
 from sudokustudio.jobs.run import run_batches
-from sudokustudio.sudoku.generators import GeneratorJob, describe_result, ua_pool
-from sudokustudio.sudoku.weighted import WeightedSubsetsJob
+from sudokustudio.sudoku.generate import GeneratorJob, WeightedSubsetsJob, describe_result, ua_pool
 
 SEED002 = {"top-down": (24.38, 1.12), "bottom-up": (23.87, 1.08), "controlled-bias": (25.667, 1.116)}
 

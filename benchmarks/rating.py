@@ -22,8 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudokustudio.jobs.run import run_batches  # noqa: E402
 from sudokustudio.sudoku.grid import read_puzzles  # noqa: E402
+from sudokustudio.sudoku.correction import correction_factor  # noqa: E402
 from sudokustudio.sudoku.rating import (SEED002_RAW_PERCENT, SEED002_REAL_PERCENT, RatingJob,  # noqa: E402
-                                        brt_batch_kernel, correction_factor, w_distribution)
+                                        brt_batch_kernel, w_distribution)
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "controlled_bias"
 

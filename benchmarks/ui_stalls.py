@@ -84,7 +84,7 @@ def _tab(win, cls_name):
 
 def start_kind(win, kind: str, meter: StallMeter):
     """Start one job kind through its tab; returns (runs to watch, a function that presses Stop)."""
-    from sudokustudio.sudoku import estimators as E
+    from sudokustudio.sudoku import estimate as E
 
     if kind.startswith("estimator"):
         tab = _tab(win, "EstimatorTab")

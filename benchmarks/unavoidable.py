@@ -19,8 +19,12 @@ from pathlib import Path
 
 import numpy as np
 
+from sudokustudio.core.cellset import clue_set
 from sudokustudio.sudoku import unavoidable as U
 from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
+from sudokustudio.sudoku.unavoidable.groups import misses_known_ua_kernel
+from sudokustudio.sudoku.unavoidable.jobs import search_oracle
+from sudokustudio.sudoku.unavoidable.search import N_STATS, S_NODES, search_kernel
 from sudokustudio.sudoku.solver import solve
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "puzzles2_17_clue"
@@ -54,21 +58,21 @@ def sampled_node_comparison(grid, k, uas, n_sample=30, split=3, seed=5):
     g = grid
     job = U.UASearchJob("".join(map(str, g)), k, "", 12, False, split, 1)
     job.prepare(uas)
-    _, _, front, pre_nodes = job._prepared
+    _, _, front, pre_nodes = job.prepare()
     rng = np.random.default_rng(seed)
     pick = rng.choice(len(front), size=min(n_sample, len(front)), replace=False)
     cap = len(uas) + 4096
     out = np.zeros((1000, 81), dtype=np.uint8)
     nofront = np.zeros((0, 4), dtype=np.uint64)
+    o = search_oracle(g)
     res = {}
     for fw in (True, False):
         nodes = []
         c0 = time.process_time()
         for i in pick:
-            st = np.zeros(U.N_STATS, dtype=np.int64)
-            row = front[i]
-            U.search_kernel(g, uas.lo, uas.hi, row[0], row[1], row[2], row[3], k, fw, 0, cap, out, nofront, st)
-            nodes.append(int(st[U.S_NODES]))
+            st = np.zeros(N_STATS, dtype=np.int64)
+            search_kernel(o, uas.lo, uas.hi, front[i], k, fw, 0, cap, out, nofront, st)
+            nodes.append(int(st[S_NODES]))
         res[fw] = (np.mean(nodes) * len(front), time.process_time() - c0)
     return len(front), len(pick), res
 
@@ -93,8 +97,8 @@ def pretest_benchmark(n_grids=20, seed=11):
             d = p[c]
             p[c] = 0
             if uas is not None:
-                lo, hi = U._mask_of_puzzle(p)
-                missed = U.misses_known_ua_kernel(np.uint64(lo), np.uint64(hi), uas.lo, uas.hi)
+                lo, hi = clue_set(p)
+                missed = misses_known_ua_kernel(lo, hi, uas.lo, uas.hi)
             else:
                 missed = False
             if missed:
@@ -140,8 +144,8 @@ def pretest_benchmark(n_grids=20, seed=11):
         pre_u = 0
         skipped = 0
         for s in subsets:
-            lo, hi = U._mask_of_puzzle(s)
-            if U.misses_known_ua_kernel(np.uint64(lo), np.uint64(hi), uas.lo, uas.hi):
+            lo, hi = clue_set(s)
+            if misses_known_ua_kernel(lo, hi, uas.lo, uas.hi):
                 skipped += 1
                 continue
             pre_u += count_solutions_kernel(s, 2) == 1

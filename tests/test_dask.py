@@ -97,7 +97,7 @@ def project_jobs():
     """Real project jobs when their modules exist (other helpers are writing them)."""
     jobs = []
     try:
-        from sudokustudio.sudoku.estimators import GridCountJob
+        from sudokustudio.sudoku.estimate import GridCountJob
 
         jobs.append(GridCountJob(box="3x3", method="fc", samples_per_batch=40))
     except Exception:  # not there yet, or changed its spec

@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMessageBox
 
 from sudokustudio.jobs.store import RunStore, default_store_path
-from sudokustudio.sudoku import estimators as E
+from sudokustudio.sudoku import estimate as E
 from sudokustudio.ui.estimator_tab import EstimatorTab
 
 

@@ -11,13 +11,15 @@ import time
 import numpy as np
 import pytest
 
+from sudokustudio.core.cellset import to_cells
 from sudokustudio.core.rng import seed_state
 from sudokustudio.jobs.run import Run, StopRules, run_batches
 from sudokustudio.sudoku import minimal as M
-from sudokustudio.sudoku.estimators import (
+from sudokustudio.sudoku.estimate import (
     GRID_COUNTS, MINIMAL_METHODS, GridCountJob, MinimalsJob, rows_grid_g, sequential_grid_kernel,
 )
 from sudokustudio.sudoku.grid import is_valid_grid
+from sudokustudio.sudoku.tables import geometry
 
 
 def _within(job, total, exact, k=4.0):
@@ -99,7 +101,7 @@ def test_weighted_4x4_grids_are_uniform():
 
 # ----------------------------------------------------------------- minimals
 def _all_4x4_grids_first_row_1234():
-    _, peers, units = M.geometry(2, 2)
+    _, peers, units = geometry(2, 2)
     out = []
     g = np.zeros(16, dtype=np.uint8)
     g[:4] = [1, 2, 3, 4]
@@ -125,27 +127,43 @@ def exact_4x4_minimals():
     Relabelling digits maps minimals to minimals, so the 12 grids with first
     row 1234 have the same mean as all 288.
     """
-    _, peers, units = M.geometry(2, 2)
     grids = _all_4x4_grids_first_row_1234()
     assert len(grids) == 12
     tot = np.zeros(17, dtype=np.int64)
     for g in grids:
-        uas, st = M._new_ua_cache(g)
-        M.minimals_in_subset_g(g, np.ones(16, np.uint8), np.zeros((0, 16), np.uint8), tot, peers, units,
-                               uas, st, np.zeros(1, np.int64))
+        M.minimals_in_subset(M.oracle(g, (2, 2)), np.ones(16, np.uint8), np.zeros((0, 16), np.uint8), tot)
     return tot / len(grids)
 
 
+def _all_4x4_grids():
+    """The 288 4x4 grids: relabellings of the 12 with first row 1234."""
+    from itertools import permutations
+
+    base = _all_4x4_grids_first_row_1234()
+    return [np.array([0, *p], dtype=np.uint8)[g] for g in base for p in permutations(range(1, 5))]
+
+
+def _brute_force_4x4(grid):
+    """(unique, minimal) of every clue set (bit i = cell i) of a 4x4 grid, from the
+    list of all 288 grids alone: a clue set is unique when every other grid
+    differs from this one on one of its cells."""
+    cells = 1 << np.arange(16)
+    diffs = [int(cells[h != grid].sum()) for h in _all_4x4_grids() if (h != grid).any()]
+    assert len(diffs) == 287
+    m = np.arange(1 << 16)
+    unique = np.ones(1 << 16, dtype=bool)
+    for d in diffs:
+        unique &= (m & d) != 0
+    minimal = unique.copy()
+    for b in cells:
+        has = (m & b) != 0
+        minimal[has] &= ~unique[m[has] & ~b]
+    return unique, minimal
+
+
 def test_subset_and_superset_enumeration_match_brute_force():
-    _, peers, units = M.geometry(2, 2)
     grid = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.uint8)
-    other = np.zeros(16, np.uint8)
-    unique = np.zeros(1 << 16, dtype=bool)
-    for m in range(1 << 16):
-        mask = ((m >> np.arange(16)) & 1).astype(np.uint8)
-        unique[m] = M.count_generic_kernel(grid * mask, peers, units, 2, grid, other) == 1
-    bits = [1 << i for i in range(16)]
-    minimal = np.array([unique[m] and not any(unique[m & ~b] for b in bits if m & b) for m in range(1 << 16)])
+    unique, minimal = _brute_force_4x4(grid)
     sizes = np.array([bin(m).count("1") for m in range(1 << 16)])
     rng = np.random.default_rng(3)
     out = np.zeros((400, 16), np.uint8)
@@ -153,7 +171,7 @@ def test_subset_and_superset_enumeration_match_brute_force():
         keep = rng.integers(0, 2, 16).astype(np.uint8)
         km = int(sum(int(keep[i]) << i for i in range(16)))
         cnt = np.zeros(17, np.int64)
-        nw = M.minimals_in_subset_g(grid, keep, out, cnt, peers, units, *M._new_ua_cache(grid), np.zeros(1, np.int64))
+        nw = M.minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt)
         want = np.bincount(sizes[[m for m in range(1 << 16) if minimal[m] and m & ~km == 0]], minlength=17)
         assert (cnt == want).all()
         for row in out[:nw]:
@@ -163,8 +181,7 @@ def test_subset_and_superset_enumeration_match_brute_force():
         bm = int(sum(int(base[i]) << i for i in range(16)))
         for cmax in (5, 16):
             cnt = np.zeros(17, np.int64)
-            M.minimals_containing_g(grid, base, cmax, out, cnt, peers, units, *M._new_ua_cache(grid),
-                                    np.zeros(1, np.int64))
+            M.minimals_containing(M.oracle(grid, (2, 2)), base, cmax, out, cnt)
             want = np.bincount(sizes[[m for m in range(1 << 16)
                                       if minimal[m] and m & bm == bm and sizes[m] <= cmax]], minlength=17)
             assert (cnt == want).all()
@@ -181,7 +198,7 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
         keep[rng.choice(81, 32, replace=False)] = 1
         out = np.zeros((50, 81), np.uint8)
         cnt = np.zeros(82, np.int64)
-        nw = M.minimals_in_subset_kernel(g, keep, out, cnt)
+        nw = M.minimals_in_subset(M.oracle(g), keep, out, cnt)
         assert nw == min(50, cnt.sum())
         for i in range(min(nw, 2)):
             m = out[i]
@@ -191,7 +208,7 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
             base[rng.choice(np.flatnonzero(base), 3, replace=False)] = 0
             o2 = np.zeros((2000, 81), np.uint8)
             c2 = np.zeros(82, np.int64)
-            n2 = M.minimals_containing_kernel(g, base, int((m > 0).sum()), o2, c2)
+            n2 = M.minimals_containing(M.oracle(g), base, int((m > 0).sum()), o2, c2)
             assert any((o2[j] == m).all() for j in range(n2))
             checked += 1
         if checked >= 6:
@@ -264,7 +281,7 @@ _WORKER = r"""
 import sys, time
 from sudokustudio.jobs.store import RunStore
 from sudokustudio.jobs.run import Run, StopRules, run_batches
-from sudokustudio.sudoku.estimators import GridCountJob
+from sudokustudio.sudoku.estimate import GridCountJob
 store = RunStore(sys.argv[1])
 job = GridCountJob("2x3", "ridder", 20000)
 def listener(event, run):
@@ -339,15 +356,14 @@ def test_seeded_ua_cache_holds_unavoidable_sets_and_changes_no_count():
     from sudokustudio.sudoku.grids import grid_pool
     from sudokustudio.sudoku.solver import count_solutions_kernel
 
-    _, peers, units = M.geometry(3, 3)
     rng = np.random.default_rng(11)
     found = 0
     for grid in grid_pool(4, 17, "solver"):
-        uas, st = M._new_ua_cache(grid)
-        assert 20 <= st[0] <= M.MAX_SEED_UA
+        lo, hi = M.cached_uas(M.oracle(grid))
+        assert 20 <= len(lo) <= M.MAX_SEED_UA
         sizes = []
-        for ua in uas[:st[0]]:
-            cells = [c for c in range(81) if (int(ua[c >> 6]) >> (c & 63)) & 1]
+        for a, b in zip(lo, hi):
+            cells = to_cells(a, b)
             sizes.append(len(cells))
             puzzle = grid.copy()
             puzzle[cells] = 0
@@ -357,10 +373,9 @@ def test_seeded_ua_cache_holds_unavoidable_sets_and_changes_no_count():
             keep = np.zeros(81, np.uint8)
             keep[rng.choice(81, 32, replace=False)] = 1
             counts = []
-            for cache in (M._new_ua_cache(grid), (np.zeros((M.MAX_UA, 4), np.uint64), np.zeros(2, np.int64))):
+            for o in (M.oracle(grid), M.oracle(grid, seed_uas=False)):
                 cnt = np.zeros(82, np.int64)
-                M.minimals_in_subset_g(grid, keep, np.zeros((0, 81), np.uint8), cnt, peers, units, *cache,
-                                       np.zeros(1, np.int64))
+                M.minimals_in_subset(o, keep, np.zeros((0, 81), np.uint8), cnt)
                 counts.append(cnt)
             assert (counts[0] == counts[1]).all()
             found += counts[0].sum()

@@ -5,11 +5,12 @@ import numpy as np
 import pytest
 
 from sudokustudio.jobs.run import run_batches
-from sudokustudio.sudoku.generators import (CF, PUBLISHED, GeneratorJob, correction_factors, describe_result,
-                                            hist_moments, verify_minimal_kernel)
-from sudokustudio.sudoku.grids import grid_pool, grid_uas, pairswap_grid
+from sudokustudio.sudoku.cheap_uas import grid_uas
+from sudokustudio.sudoku.correction import CF
+from sudokustudio.sudoku.generate import PUBLISHED, GeneratorJob, describe_result, hist_moments
 from sudokustudio.sudoku.grid import is_valid_grid
-from sudokustudio.sudoku.minimal import is_minimal
+from sudokustudio.sudoku.grids import grid_pool, pairswap_grid
+from sudokustudio.sudoku.minimal import first_not_minimal, is_minimal
 from sudokustudio.sudoku.solver import count_solutions
 
 FAST = ["guesses", "brt"]
@@ -22,7 +23,7 @@ def _run(job, seed, n_batches=None, stop_at=None):
 
 
 def _assert_minimal(puzzles):
-    assert verify_minimal_kernel(np.ascontiguousarray(puzzles)) == -1
+    assert first_not_minimal(puzzles) == -1
     for p in puzzles[:5]:  # and through the public API
         assert count_solutions(p, 2) == 1 and is_minimal(p)
 
@@ -33,7 +34,7 @@ def _within(value, expected, se, k=4.0):
 
 # ------------------------------------------------------------ correction factors
 def test_correction_factors_follow_seed_002():
-    cf = correction_factors()
+    cf = CF
     assert cf[26] == 1.0
     for n in range(0, 81):
         assert math.isclose(cf[n + 1] / cf[n], (81 - n) / (n + 1), rel_tol=1e-12)
@@ -44,7 +45,7 @@ def test_correction_factors_follow_seed_002():
 
 def test_correction_of_published_cb_sample_gives_real_mean():
     # seed 002 §3.1.2: the 5,926,343-puzzle controlled-bias histogram -> raw 25.667, real 26.577 (sd 1.116)
-    from sudokustudio.sudoku.generators import PUBLISHED_CB_HIST
+    from sudokustudio.sudoku.generate import PUBLISHED_CB_HIST
 
     hist = np.zeros(82)
     for n, k in PUBLISHED_CB_HIST.items():
@@ -111,7 +112,7 @@ def a_batches(total, job):
 
 
 def test_weighted_subsets_outputs_are_minimal_and_weighted():
-    from sudokustudio.sudoku.weighted import WeightedSubsetsJob, inclusion_weights
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob, inclusion_weights
 
     job = WeightedSubsetsJob(per_batch=60, pool_size=16, difficulty=FAST)
     a = _run(job, 3, 2)
@@ -163,7 +164,7 @@ def test_controlled_bias_clue_statistics_match_seed_002():
 
 
 def test_weighted_subsets_mean_matches_real_value():
-    from sudokustudio.sudoku.weighted import WeightedSubsetsJob
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob
 
     # Unbiased but heavy-tailed: at the default s = 32 the 27..29-clue classes that carry
     # the mean above 26 are drawn often enough for the standard error to be honest.
@@ -185,7 +186,7 @@ def test_controlled_bias_larger_sample():
 
 
 def test_weighted_subsets_with_sequential_grids():
-    from sudokustudio.sudoku.weighted import WeightedSubsetsJob, inclusion_weights
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob, inclusion_weights
 
     job = WeightedSubsetsJob(per_batch=150, grid_source="sequential", difficulty=[])
     a = _run(job, 5, 2)

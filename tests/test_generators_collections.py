@@ -6,7 +6,7 @@ import pytest
 
 from sudokustudio.jobs.collections import (CollectionError, CollectionStore, export_puzzles,
                                            import_collection)
-from sudokustudio.sudoku.generators import GeneratorJob
+from sudokustudio.sudoku.generate import GeneratorJob
 
 
 @pytest.fixture(scope="module")

@@ -152,8 +152,8 @@ def test_every_job_names_known_groups():
 
     from sudokustudio.core.batch import JOB_TYPES
 
-    for mod in ("sudokustudio.sudoku.estimators", "sudokustudio.sudoku.generators", "sudokustudio.sudoku.weighted",
-                "sudokustudio.sudoku.rating", "sudokustudio.sudoku.unavoidable", "sudokustudio.survo.atlas"):
+    for mod in ("sudokustudio.sudoku.estimate", "sudokustudio.sudoku.generate", "sudokustudio.sudoku.rating",
+                "sudokustudio.sudoku.unavoidable", "sudokustudio.survo.atlas"):
         importlib.import_module(mod)
     for kind, cls in JOB_TYPES.items():
         if cls.__module__.startswith("sudokustudio."):

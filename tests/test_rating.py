@@ -8,8 +8,9 @@ import pytest
 
 from sudokustudio.core.rng import seed_state
 from sudokustudio.sudoku.grid import format_puzzle, random_isomorph, read_puzzles
+from sudokustudio.sudoku.correction import correction_factor
 from sudokustudio.sudoku.rating import (DEFAULT_CAP, SEED002_RAW_PERCENT, W_INVALID, RatingJob,
-                                        brt, brt_batch_kernel, correction_factor, rate_puzzles,
+                                        brt, brt_batch_kernel, rate_puzzles,
                                         rating_label, w_distribution, w_histogram, w_rating)
 
 

@@ -3,7 +3,7 @@ import pytest
 
 from sudokustudio.jobs.run import run_batches
 from sudokustudio.jobs.store import RunStore, StoreError
-from sudokustudio.sudoku.estimators import GridCountJob
+from sudokustudio.sudoku.estimate import GridCountJob
 
 
 def test_iter_results_replays_batches_in_index_order(tmp_path):

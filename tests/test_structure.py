@@ -16,12 +16,7 @@ SAYS_WHY = re.compile(r"\blong\b", re.IGNORECASE)
 # What issue 14 is splitting now (tabs into views, multi-concept modules into subpackages):
 # each entry must disappear with its split, and this list must end empty.
 KNOWN = {
-    "circle sudokustudio.sudoku.generators -> sudokustudio.sudoku.weighted",
-    "sudokustudio/sudoku/estimators.py", "sudokustudio/sudoku/estimators.py:_rows_sample",
-    "sudokustudio/sudoku/estimators.py:minimals_batch_kernel", "sudokustudio/sudoku/generators.py",
-    "sudokustudio/sudoku/minimal.py:minimals_containing_g", "sudokustudio/sudoku/rating.py",
-    "sudokustudio/sudoku/solver.py:_propagate", "sudokustudio/sudoku/unavoidable.py",
-    "sudokustudio/sudoku/unavoidable.py:search_kernel", "sudokustudio/survo/atlas.py",
+    "sudokustudio/sudoku/solver.py:_propagate", "sudokustudio/survo/atlas.py",
     "sudokustudio/survo/atlas.py:_arrange_rows", "sudokustudio/survo/atlas.py:atlas_vectors_kernel",
     "sudokustudio/survo/solve.py:solve_survo_budget_kernel",
     "sudokustudio/ui/survo_tab.py"

@@ -74,7 +74,7 @@ def _fmt(x: float) -> str:
 
 
 def run_grids(args) -> int:
-    from sudokustudio.sudoku.estimators import GridCountJob
+    from sudokustudio.sudoku.estimate import GridCountJob
 
     job = GridCountJob(args.box, args.method)
     n_batches, seconds = _amount(args, job.samples_per_batch)
@@ -106,13 +106,13 @@ def run_grids(args) -> int:
 
 
 def grid_eff(job, out) -> float:
-    from sudokustudio.sudoku.estimators import grid_summary
+    from sudokustudio.sudoku.estimate import grid_summary
 
     return grid_summary(job.box, out.total, seconds=out.seconds)["eff"]
 
 
 def run_minimals(args) -> int:
-    from sudokustudio.sudoku.estimators import MinimalsJob
+    from sudokustudio.sudoku.estimate import MinimalsJob
 
     method = args.method
     kw = dict(method=method, box=args.box, s=args.s, grid_source=args.grid_source, per_grid=args.per_grid)

@@ -67,7 +67,7 @@ def run(args) -> int:
         print(f"sudokustudio-cli: {err}", file=sys.stderr)
     total = outcome.total
     if args.method in ("top-down", "bottom-up", "controlled-bias") and total.count > args.n:
-        from sudokustudio.sudoku.generators import GenResult
+        from sudokustudio.sudoku.generate import GenResult
 
         total = GenResult(total.puzzles[:args.n], total.weights[:args.n],
                           {k: v[:args.n] for k, v in total.metrics.items()}, total.tries,

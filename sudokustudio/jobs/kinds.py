@@ -7,13 +7,13 @@ import importlib
 from sudokustudio.core.batch import JOB_TYPES
 
 JOB_MODULES: dict[str, str] = {
-    "estimate.grids": "sudokustudio.sudoku.estimators",
-    "estimate.minimals": "sudokustudio.sudoku.estimators",
-    "generate": "sudokustudio.sudoku.generators",
-    "generate-weighted": "sudokustudio.sudoku.weighted",
-    "rating": "sudokustudio.sudoku.rating",
-    "ua_search": "sudokustudio.sudoku.unavoidable",
-    "ua_harvest": "sudokustudio.sudoku.unavoidable",
+    "estimate.grids": "sudokustudio.sudoku.estimate.grids",
+    "estimate.minimals": "sudokustudio.sudoku.estimate.minimals",
+    "generate": "sudokustudio.sudoku.generate.jobs",
+    "generate-weighted": "sudokustudio.sudoku.generate.weighted",
+    "rating": "sudokustudio.sudoku.rating.jobs",
+    "ua_search": "sudokustudio.sudoku.unavoidable.jobs",
+    "ua_harvest": "sudokustudio.sudoku.unavoidable.jobs",
     "survo_atlas": "sudokustudio.survo.atlas",
 }
 

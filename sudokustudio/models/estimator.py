@@ -18,7 +18,7 @@ from typing import Callable
 
 from sudokustudio.jobs.run import Run, Snapshot, Status, StopRules
 from sudokustudio.jobs.store import RunInfo, RunStore, StoreError
-from sudokustudio.sudoku import estimators as E
+from sudokustudio.sudoku import estimate as E
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
 GRIDS, MINIMALS = "grids", "minimals"

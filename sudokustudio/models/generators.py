@@ -25,7 +25,8 @@ from sudokustudio.core.stats import Moments
 from sudokustudio.jobs.collections import (Collection, CollectionError, CollectionStore, export_puzzles,
                                            import_collection)
 from sudokustudio.jobs.run import Run, Status, StopRules
-from sudokustudio.sudoku.generators import CF, PUBLISHED, PUBLISHED_CB_HIST, GenResult, describe_result
+from sudokustudio.sudoku.correction import CF
+from sudokustudio.sudoku.generate import PUBLISHED, PUBLISHED_CB_HIST, GenResult, describe_result
 
 METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets")
 IMPORT_GENERATORS = ["unknown", "top-down", "bottom-up", "controlled-bias", "weighted-subsets"]
@@ -34,10 +35,10 @@ METRIC_TITLES = {"guesses": "solver guesses", "brt": "BRT (singles solve)", "W":
 
 def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None):
     """(job, number of batches or None when the run stops at n puzzles) for a generator by name."""
-    from sudokustudio.sudoku.generators import GeneratorJob
+    from sudokustudio.sudoku.generate import GeneratorJob
 
     if method == "weighted-subsets":
-        from sudokustudio.sudoku.weighted import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
+        from sudokustudio.sudoku.generate import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
 
         per = -(-n // -(-n // 100))      # <= 100 samples per batch (a batch under a second), as even as possible
         return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
@@ -279,7 +280,7 @@ class GeneratorsModel:
             method = s.method if s.method in METHODS else "top-down"
             d = describe_result(method, res)
             if s.method == "weighted-subsets" and getattr(res, "extra", None):
-                from sudokustudio.sudoku.weighted import weighted_stats
+                from sudokustudio.sudoku.generate import weighted_stats
 
                 d.update(weighted_stats(res))
                 d["corrected_mean"], d["corrected_sd"] = d["weighted_mean"], d["weighted_sd"]

@@ -18,8 +18,9 @@ import numpy as np
 
 from sudokustudio.jobs.run import Run, Status, StopRules
 from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
+from sudokustudio.sudoku.correction import correction_factor
 from sudokustudio.sudoku.rating import (DEFAULT_CAP, SEED002_RAW_PERCENT, SEED002_REAL_PERCENT, RatingJob,
-                                        correction_factor, w_distribution, w_rating_path)
+                                        w_distribution, w_rating_path)
 
 
 @dataclass(frozen=True)

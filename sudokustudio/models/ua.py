@@ -88,7 +88,7 @@ class UAModel:
         sol = np.zeros(81, dtype=np.uint8)
         full_hi = np.uint64((1 << 17) - 1)
         other = {}
-        if U.other_solution_kernel(self.grid, ~lo, ~hi & full_hi, sol):
+        if U.other_solution(self.grid, ~lo, ~hi & full_hi, sol):
             other = {int(c): int(sol[c]) for c in cells if sol[c] != self.grid[c]}
         return cells, other
 

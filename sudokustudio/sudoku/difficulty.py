@@ -6,24 +6,20 @@ table, histogram and CSV export shows whatever this returns, generically.
 
 - ``guesses``: the solver's guess count (``solve_kernel``), a crude search
   effort.
-- ``brt``: 1 when singles alone solve the puzzle (Berthier's BRT level).
-  Uses ``rating.brt_kernel`` when the rating module provides it, else the
-  local naked/hidden singles propagation below (the same rule).
+- ``brt``: 1 when singles alone solve the puzzle (Berthier's BRT level,
+  ``rating.brt_kernel``).
+- ``W``: Berthier's W-rating (``rating``), ~10 ms a puzzle.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from sudokustudio.sudoku.rating import DEFAULT_CAP as W_CAP
-from sudokustudio.sudoku.rating import rate_puzzles
+from sudokustudio.sudoku.rating.kernels import DEFAULT_CAP as W_CAP
+from sudokustudio.sudoku.rating.kernels import brt_kernel, rate_puzzles
 from sudokustudio.sudoku.solver import solve_kernel
-from sudokustudio.sudoku.tables import PEERS, UNITS
 
-try:  # the rating helper's BRT (issue 9); same meaning as the fallback
-    from sudokustudio.sudoku.rating import brt_kernel as _brt_kernel  # type: ignore
-except Exception:  # not there yet
-    _brt_kernel = None
+_TWO = np.int64(2)
 
 #: metric name -> short description (for tooltips and CSV headers)
 METRICS = {
@@ -35,76 +31,14 @@ METRICS = {
 
 
 @njit(cache=True, nogil=True)
-def singles_solve_kernel(puzzle):
-    """True when naked and hidden singles alone solve ``puzzle``."""
-    cand = np.full(81, 0x1FF, dtype=np.int64)
-    value = np.zeros(81, dtype=np.int64)
-    queue = np.empty(81, dtype=np.int64)
-    qn = 0
-    for c in range(81):
-        if puzzle[c]:
-            value[c] = puzzle[c]
-            cand[c] = 1 << (puzzle[c] - 1)
-            queue[qn] = c
-            qn += 1
-    placed = qn
-    head = 0
-    while True:
-        while head < qn:
-            c = queue[head]
-            head += 1
-            bit = 1 << (value[c] - 1)
-            for k in range(20):
-                p = PEERS[c, k]
-                if cand[p] & bit:
-                    if value[p]:
-                        return False
-                    cand[p] &= ~bit
-                    v = cand[p]
-                    if v == 0:
-                        return False
-                    if (v & (v - 1)) == 0:
-                        d = 1
-                        while v > 1:
-                            v >>= 1
-                            d += 1
-                        value[p] = d
-                        queue[qn] = p
-                        qn += 1
-                        placed += 1
-        if placed == 81:
-            return True
-        progress = False
-        for u in range(27):
-            for d in range(9):
-                bit = 1 << d
-                where = -1
-                n = 0
-                for k in range(9):
-                    c = UNITS[u, k]
-                    if cand[c] & bit:
-                        n += 1
-                        where = c
-                if n == 0:
-                    return False
-                if n == 1 and value[where] == 0:
-                    value[where] = d + 1
-                    cand[where] = bit
-                    queue[qn] = where
-                    qn += 1
-                    placed += 1
-                    progress = True
-        if not progress:
-            return False
-
-
-@njit(cache=True, nogil=True)
 def difficulty_kernel(puzzles, guesses, brt):
+    """Solver guesses and BRT (1 = singles solve it) of each puzzle."""
     sol = np.zeros(81, dtype=np.uint8)
     for i in range(puzzles.shape[0]):
-        _, g = solve_kernel(puzzles[i], 2, sol)
+        _, g = solve_kernel(puzzles[i], _TWO, sol)
         guesses[i] = g
-        brt[i] = 1 if singles_solve_kernel(puzzles[i]) else 0
+        solved, _, _ = brt_kernel(puzzles[i])
+        brt[i] = 1 if solved else 0
 
 
 #: metrics cheap enough for the fast generators (microseconds per puzzle)
@@ -130,9 +64,6 @@ def puzzle_difficulty(puzzles, metrics=None) -> dict[str, np.ndarray]:
         brt = np.zeros(n, dtype=np.uint8)
         if n:
             difficulty_kernel(p, guesses, brt)
-            if _brt_kernel is not None:
-                for i in range(n):
-                    brt[i] = 1 if _brt_kernel(p[i])[0] else 0
         if "guesses" in names:
             out["guesses"] = guesses
         if "brt" in names:

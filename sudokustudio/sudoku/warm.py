@@ -1,4 +1,5 @@
-"""Warm-up of the core Sudoku kernels (see sudokustudio.warmup)."""
+"""Warm-up of the core Sudoku kernels: the solver and what every group uses
+(grids, isomorphs, the minimality check)."""
 import numpy as np
 
 

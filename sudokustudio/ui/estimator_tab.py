@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
 from sudokustudio.jobs.qt import window_executor
 from sudokustudio.jobs.store import RunStore, StoreError
 from sudokustudio.models.estimator import GRIDS, MINIMALS, EstimatorModel, EstimatorParams, RunView
-from sudokustudio.sudoku import estimators as E
+from sudokustudio.sudoku import estimate as E
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.widgets.est_plots import ConvergencePlot, MinimalsBarPlot, RelErrPlot
 

@@ -16,8 +16,8 @@ correlated within a sample.
 
 Grid sources: "pool" (isomorphs of a pool of solver grids; grid weight 1,
 biased like every finite pool) or "sequential" (the estimator's sequential
-sampler, weight 1/q(grid): unbiased over all grids) when
-``estimators.sequential_grid_kernel`` is available.
+sampler ``estimate.samplers.sequential_grid_kernel``, weight 1/q(grid):
+unbiased over all grids).
 """
 from __future__ import annotations
 
@@ -30,11 +30,13 @@ from numba import njit
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
 from sudokustudio.sudoku.difficulty import METRICS, puzzle_difficulty
-from sudokustudio.sudoku.generators import GenResult, merge_results, describe_result, verify_minimal_kernel
+from sudokustudio.sudoku.estimate.grids import GRID_COUNTS
+from sudokustudio.sudoku.estimate.samplers import sequential_grid_kernel
+from sudokustudio.sudoku.generate.results import GenResult, describe_result, merge_results
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import grid_pool
-from sudokustudio.sudoku.estimators import GRID_COUNTS, sequential_grid_kernel
-from sudokustudio.sudoku.minimal import minimals_in_subset_kernel
+from sudokustudio.sudoku.minimal import first_not_minimal, minimals_in_subset, new_oracle
+from sudokustudio.sudoku.tables import geometry
 
 #: number of 9x9 grids (Felgenhauer & Jarvis): sequential weights are divided by it to stay near 1
 N_GRIDS = float(GRID_COUNTS["3x3"])
@@ -57,21 +59,15 @@ def inclusion_weights(s: int) -> np.ndarray:
     return w
 
 
-def sequential_grid_available() -> bool:
-    try:
-        from sudokustudio.sudoku.estimators import GRID_COUNTS, sequential_grid_kernel  # noqa: F401
-    except Exception:
-        return False
-    return True
-
-
 @njit(cache=True, nogil=True)
-def subsets_kernel(rng, pool, s, n_samples, max_per_sample, inv_pr, out, out_w, counts, whist, sums,
-                   sequential=False):
-    """``n_samples`` subset samples on pool grids.  Writes found puzzles (as
-    random isomorphs) and their weights to out/out_w (up to its size), adds
-    every minimal found to ``counts`` (int64[82]) and per-sample ratio sums
-    [n, Sa, Sb, Saa, Sbb, Sab, Sq] (q = sum c^2 w) to ``sums``.  Returns the number written."""
+def subsets_kernel(rng, pool, peers, units, s, n_samples, max_per_sample, inv_pr, out, out_w, counts, whist, sums,
+                   sequential):
+    """``n_samples`` subset samples on pool grids (or, with ``sequential``, on
+    weighted sequential grids).  Writes found puzzles (as random isomorphs)
+    and their weights to out/out_w (up to its size), adds every minimal found
+    to ``counts`` (int64[82]) and per-sample ratio sums [n, Sa, Sb, Saa, Sbb,
+    Sab, Sq] (q = sum c^2 w) to ``sums``.  Returns the number written.
+    ``peers``/``units``: ``tables.geometry(3, 3)``."""
     grid = np.zeros(81, dtype=np.uint8)
     order = np.arange(81, dtype=np.int64)
     mask = np.zeros(81, dtype=np.uint8)
@@ -93,7 +89,7 @@ def subsets_kernel(rng, pool, s, n_samples, max_per_sample, inv_pr, out, out_w, 
         for j in range(s):
             mask[order[j]] = 1
         local[:] = 0
-        n = minimals_in_subset_kernel(grid, mask, buf, local)
+        n = minimals_in_subset(new_oracle(grid, peers, units), mask, buf, local)
         a = 0.0
         b = 0.0
         q = 0.0
@@ -160,6 +156,7 @@ class WeightedSubsetsJob(BatchJob):
         sp = self.spec
         t0 = time.perf_counter()
         pool = grid_pool(sp["pool_size"], sp["pool_seed"], "solver")
+        _, peers, units = geometry(3, 3)
         rng = seed_state(np.uint64(seed))
         inv_pr = inclusion_weights(sp["s"])
         counts = np.zeros(82, dtype=np.int64)
@@ -170,8 +167,8 @@ class WeightedSubsetsJob(BatchJob):
         buf_w = np.zeros(sp["max_per_sample"])
         parts, wparts = [], []
         for _ in range(sp["per_batch"]):
-            k = subsets_kernel(rng, pool, sp["s"], 1, sp["max_per_sample"], inv_pr, buf, buf_w, counts, whist,
-                               sums, sp["grid_source"] == "sequential")
+            k = subsets_kernel(rng, pool, peers, units, sp["s"], 1, sp["max_per_sample"], inv_pr, buf, buf_w,
+                               counts, whist, sums, sp["grid_source"] == "sequential")
             if k:
                 parts.append(buf[:k].copy())
                 wparts.append(buf_w[:k].copy())
@@ -180,7 +177,7 @@ class WeightedSubsetsJob(BatchJob):
         n = out.shape[0]
         out = out[:n].copy()
         if sp["verify"] and n:
-            bad = verify_minimal_kernel(out)
+            bad = first_not_minimal(out)
             if bad >= 0:
                 raise RuntimeError(f"weighted-subsets produced a non-minimal puzzle: batch {batch_index}, puzzle {bad}")
         res = GenResult(out, out_w[:n].copy(), puzzle_difficulty(out, sp["difficulty"]), int(sp["per_batch"]), 0,
@@ -216,11 +213,6 @@ class WeightedSubsetsJob(BatchJob):
         warm_up()
 
 
-def warm_up() -> None:
-    """Compile the weighted sampler's kernels (kernel group "generators")."""
-    WeightedSubsetsJob(per_batch=2, pool_size=1, difficulty=[]).run_batch(0, 1)
-
-
 def weighted_stats(res: GenResult) -> dict:
     """Weighted clue statistics from all minimals found (not only those kept)."""
     extra = getattr(res, "extra", None)
@@ -248,3 +240,8 @@ def weighted_stats(res: GenResult) -> dict:
     return {"weighted_mean": mean, "weighted_sd": math.sqrt(var), "weighted_skew": skew, "weighted_kurt": kurt,
             "weighted_mean_se": se, "found": int(counts.sum()), "samples": int(n),
             "found_hist": {int(k): int(counts[k]) for k in np.nonzero(counts)[0]}, "weighted_hist": hist_w}
+
+
+def warm_up() -> None:
+    """Compile the weighted sampler's kernels (both grid sources share them)."""
+    WeightedSubsetsJob(per_batch=2, pool_size=1, difficulty=[]).run_batch(0, 1)

@@ -1,4 +1,5 @@
-"""Berthier's BRT and W-rating (whips), as numba kernels (no Qt, no I/O).
+"""Berthier's BRT and W-rating (whips) as numba kernels, and their Python face
+(no Qt, no I/O).
 
 Definitions (D. Berthier, "Pattern-Based Constraint Satisfaction and Logic
 Puzzles", and the CSP-Rules documentation):
@@ -37,7 +38,6 @@ least n such that Wn solves the puzzle.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
@@ -45,17 +45,17 @@ from numba import njit
 from sudokustudio.sudoku.solver import count_solutions_kernel
 from sudokustudio.sudoku.tables import PEERS, UNITS
 
+# numpy scalars, not literals: every call of a kernel shares one compiled signature
+_Z64 = np.int64(0)
+_Z32 = np.int32(0)
+_TWO = np.int64(2)
+
 #: the largest whip length a kernel can search (size of the fixed stacks)
 MAX_CAP = 40
 #: default cap of the W-rating (the hardest puzzle of the 001 file is W10)
 DEFAULT_CAP = 12
 #: rating of a puzzle with no solution or several solutions
 W_INVALID = -1
-
-
-def w_above_cap(cap: int) -> int:
-    """The rating code of a puzzle not solved by whips of length <= ``cap``."""
-    return int(cap) + 1
 
 
 # ------------------------------------------------------------------ tables
@@ -98,6 +98,7 @@ def _digit_of(mask):
 
 @njit(cache=True, nogil=True)
 def _decide(cell, digit, cand, value, queue, qn):
+    """Decide cell := digit (both int64) and queue it; returns the new queue length."""
     value[cell] = digit
     cand[cell] = 1 << (digit - 1)
     queue[qn] = cell
@@ -128,7 +129,7 @@ def _brt_fixpoint(cand, value, queue, qn):
                     if m == 0:
                         return False
                     if POP9[m] == 1:
-                        qn = _decide(p, _digit_of(m), cand, value, queue, qn)
+                        qn = _decide(np.int64(p), _digit_of(m), cand, value, queue, qn)
         # hidden singles (rn, cn, bn variables with one candidate left)
         progress = False
         for u in range(27):
@@ -152,7 +153,7 @@ def _brt_fixpoint(cand, value, queue, qn):
                 for k in range(9):
                     c = UNITS[u, k]
                     if value[c] == 0 and (cand[c] & bit):
-                        qn = _decide(c, _digit_of(bit), cand, value, queue, qn)
+                        qn = _decide(np.int64(c), _digit_of(bit), cand, value, queue, qn)
                         progress = True
                         break
         if not progress and head >= qn:
@@ -162,7 +163,7 @@ def _brt_fixpoint(cand, value, queue, qn):
 @njit(cache=True, nogil=True)
 def _init_state(puzzle, cand, value, queue):
     """Candidates of ``puzzle`` after BRT; returns (ok, queue length)."""
-    qn = 0
+    qn = _Z64
     for c in range(81):
         cand[c] = 0x1FF
         value[c] = 0
@@ -171,7 +172,7 @@ def _init_state(puzzle, cand, value, queue):
         if d:
             if d > 9:
                 return False
-            qn = _decide(c, d, cand, value, queue, qn)
+            qn = _decide(np.int64(c), np.int64(d), cand, value, queue, qn)
     # equal givens in one unit: the propagation below sees them as a contradiction
     return _brt_fixpoint(cand, value, queue, qn)
 
@@ -276,7 +277,7 @@ def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path,
     R(k) = path[k] (k < length).
     """
     sp_at[0] = 0
-    sp = _push_context(z, is_cand, comp, ctx, erased, undo, 0)
+    sp = _push_context(z, is_cand, comp, ctx, erased, undo, _Z64)
     path[0] = z
     depth = 1
     link_i[1] = 0
@@ -313,7 +314,7 @@ def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path,
             found = depth
             break
         if POP9[m] == 1 and depth < maxlen:
-            r = VAR_CANDS[v, LOW9[m]]
+            r = np.int32(VAR_CANDS[v, LOW9[m]])
             sp_at[depth] = sp
             llc_mark[y] = 1
             sp = _push_context(r, is_cand, comp, ctx, erased, undo, sp)
@@ -328,7 +329,7 @@ def _has_whip(z, maxlen, is_cand, comp, ctx, erased, undo, visited, stamp, path,
         sp = _pop_context(path[depth - 1], comp, ctx, erased, undo, sp, sp_at[depth - 1])
         depth -= 1
         llc_mark[LINKS[path[depth - 1], link_i[depth]]] = 0
-    _pop_context(z, comp, ctx, erased, undo, sp, 0)
+    _pop_context(z, comp, ctx, erased, undo, sp, _Z32)
     return found, stamp
 
 
@@ -390,9 +391,9 @@ def w_path_kernel(puzzle, cap, trace):
     var_j = np.empty(MAX_CAP + 2, dtype=np.int32)
     sp_at = np.empty(MAX_CAP + 2, dtype=np.int32)
     targets = np.empty(729, dtype=np.int32)
-    stamp = 0
+    stamp = _Z64
     rating = 0
-    level = 1
+    level = np.int64(1)
     while True:
         if level > cap:
             return cap + 1, n_after_brt, n_elim
@@ -424,11 +425,11 @@ def w_path_kernel(puzzle, cap, trace):
                 rating = level
             m = cand[c] & ~bit
             cand[c] = m
-            qn = 0
+            qn = _Z64
             if m == 0:
                 return -1, n_after_brt, n_elim
             if POP9[m] == 1:
-                qn = _decide(c, _digit_of(m), cand, value, queue, 0)
+                qn = _decide(np.int64(c), _digit_of(m), cand, value, queue, _Z64)
             if not _brt_fixpoint(cand, value, queue, qn):
                 return -1, n_after_brt, n_elim
             n_left, n_decided = _count_left(cand, value)
@@ -448,7 +449,7 @@ def rate_batch_kernel(puzzles, cap, ratings, n_cands):
     BRT meets a contradiction).
     """
     for i in range(puzzles.shape[0]):
-        n_solutions = count_solutions_kernel(puzzles[i], 2)
+        n_solutions = count_solutions_kernel(puzzles[i], _TWO)
         if n_solutions != 1:
             ok, nc, nd = brt_kernel(puzzles[i])
             ratings[i] = W_INVALID
@@ -459,7 +460,7 @@ def rate_batch_kernel(puzzles, cap, ratings, n_cands):
         n_cands[i] = nc
 
 
-def _as_batch(puzzles) -> np.ndarray:
+def as_batch(puzzles) -> np.ndarray:
     p = np.ascontiguousarray(puzzles, dtype=np.uint8)
     if p.ndim == 1:
         p = p.reshape(1, -1)
@@ -468,7 +469,7 @@ def _as_batch(puzzles) -> np.ndarray:
     return p
 
 
-def _check_cap(cap: int) -> int:
+def check_cap(cap: int) -> int:
     cap = int(cap)
     if not 1 <= cap <= MAX_CAP:
         raise ValueError(f"the whip length cap must be between 1 and {MAX_CAP}, got {cap}")
@@ -477,247 +478,22 @@ def _check_cap(cap: int) -> int:
 
 def brt(puzzle) -> tuple[bool, int, int]:
     """(solved by BRT, candidates left, decided cells) of one puzzle."""
-    s, a, b = brt_kernel(_as_batch(puzzle)[0])
+    s, a, b = brt_kernel(as_batch(puzzle)[0])
     return bool(s), int(a), int(b)
 
 
 def w_rating(puzzle, cap: int = DEFAULT_CAP) -> int:
     """The W-rating of one puzzle (see the module docstring for the codes)."""
-    r, _ = rate_puzzles(_as_batch(puzzle)[:1], cap)
+    r, _ = rate_puzzles(as_batch(puzzle)[:1], cap)
     return int(r[0])
 
 
 def rate_puzzles(puzzles, cap: int = DEFAULT_CAP) -> tuple[np.ndarray, np.ndarray]:
     """(W-ratings int16[N], candidates after BRT int16[N]) in this thread."""
-    p = _as_batch(puzzles)
-    cap = _check_cap(cap)
+    p = as_batch(puzzles)
+    cap = check_cap(cap)
     ratings = np.zeros(p.shape[0], dtype=np.int16)
     cands = np.zeros(p.shape[0], dtype=np.int16)
     if p.shape[0]:
         rate_batch_kernel(p, cap, ratings, cands)
     return ratings, cands
-
-
-# ------------------------------------------------------------------ resolution paths
-def candidate_name(x: int) -> str:
-    """Candidate ``x = cell * 9 + digit - 1`` as Berthier writes it, e.g. ``n2r3c9``."""
-    cell, d = divmod(int(x), 9)
-    return f"n{d + 1}r{cell // 9 + 1}c{cell % 9 + 1}"
-
-
-def variable_name(v: int) -> str:
-    """CSP variable as Berthier writes it: ``r3c9``, ``r2n2``, ``c7n2``, ``b1n9``.
-
-    Numbering: rc = cell (0..80); rn, cn, bn = 81, 162, 243 + index * 9 + digit - 1.
-    """
-    kind, i = divmod(int(v), 81)
-    if kind == 0:
-        return f"r{i // 9 + 1}c{i % 9 + 1}"
-    a, d = divmod(i, 9)
-    return f"{'rcb'[kind - 1]}{a + 1}n{d + 1}"
-
-
-def _in_variable(v: int, x: int) -> str:
-    """What tells candidate x apart inside variable v (``n7``, ``c3``, ``r5``, ``r2c3``)."""
-    cell, d = divmod(int(x), 9)
-    r, c = divmod(cell, 9)
-    return (f"n{d + 1}", f"c{c + 1}", f"r{r + 1}", f"r{r + 1}c{c + 1}")[int(v) // 81]
-
-
-@dataclass(frozen=True)
-class WhipStep:
-    """One elimination: a whip of ``length`` on ``target``; ``llcs``, ``variables``
-    and ``rlcs`` are L1..Ln, V1..Vn and R1..R(n-1) (candidates as ``cell*9+digit-1``)."""
-
-    target: int
-    llcs: tuple[int, ...]
-    variables: tuple[int, ...]
-    rlcs: tuple[int, ...]
-
-    @property
-    def length(self) -> int:
-        return len(self.llcs)
-
-    def __str__(self) -> str:
-        """Berthier's notation, e.g. ``whip[2]: c7n2{r1 r5} - r5c7{n2 .} ==> r3c9≠2``."""
-        parts = []
-        for k, (llc, v) in enumerate(zip(self.llcs, self.variables)):
-            right = _in_variable(v, self.rlcs[k]) if k < len(self.rlcs) else "."
-            parts.append(f"{variable_name(v)}{{{_in_variable(v, llc)} {right}}}")
-        cell, d = divmod(self.target, 9)
-        return (f"whip[{self.length}]: " + " - ".join(parts)
-                + f" ==> r{cell // 9 + 1}c{cell % 9 + 1}≠{d + 1}")
-
-
-@dataclass(frozen=True)
-class WPath:
-    """The shortest-first resolution path behind a W-rating."""
-
-    rating: int
-    steps: tuple[WhipStep, ...]
-
-
-def w_rating_path(puzzle, cap: int = DEFAULT_CAP, max_steps: int = 729) -> WPath:
-    """The W-rating of one puzzle with the whip of every elimination, in order
-    (BRT runs after each; it is not listed).  Each step can be checked by hand
-    against the definition in the module docstring."""
-    p = _as_batch(puzzle)[0]
-    cap = _check_cap(cap)
-    if count_solutions_kernel(p, 2) != 1:
-        return WPath(W_INVALID, ())
-    trace = np.zeros((max_steps, TRACE_WIDTH), dtype=np.int32)
-    rating, _, n = w_path_kernel(p, cap, trace)
-    steps = []
-    for row in trace[:min(n, max_steps)]:
-        length = int(row[0])
-        llcs = tuple(int(row[3 * k - 1]) for k in range(1, length + 1))
-        variables = tuple(int(row[3 * k]) for k in range(1, length + 1))
-        rlcs = tuple(int(row[3 * k + 1]) for k in range(1, length))
-        steps.append(WhipStep(int(row[1]), llcs, variables, rlcs))
-    return WPath(int(rating), tuple(steps))
-
-
-def rating_label(w: int, cap: int) -> str:
-    """'W3', 'W0 (BRT)', '> 12', 'invalid'."""
-    w = int(w)
-    if w == W_INVALID:
-        return "invalid"
-    if w > cap:
-        return f"> {cap}"
-    return "W0 (BRT)" if w == 0 else f"W{w}"
-
-
-# ------------------------------------------------------------------ distributions
-def correction_factor(n_clues) -> np.ndarray:
-    """Seed 002 §2.2-2.3: cf(n+1)/cf(n) = (81 - n)/(n + 1), cf(26) = 1.
-
-    The uniform distribution on minimal puzzles relative to the
-    controlled-bias generator's; weights for its "real" statistics.
-    """
-    n = np.asarray(n_clues, dtype=np.int64)
-    table = np.ones(82, dtype=np.float64)
-    for k in range(26, 81):
-        table[k + 1] = table[k] * (81 - k) / (k + 1)
-    for k in range(25, -1, -1):
-        table[k] = table[k + 1] * (k + 1) / (81 - k)
-    return table[n]
-
-
-def w_histogram(ratings, cap: int, weights=None) -> np.ndarray:
-    """Counts (or summed weights) of W = 0..cap, then '> cap' (index cap+1);
-    invalid puzzles (-1) are left out."""
-    r = np.asarray(ratings, dtype=np.int64)
-    w = np.ones(len(r)) if weights is None else np.asarray(weights, dtype=np.float64)
-    keep = r >= 0
-    return np.bincount(np.minimum(r[keep], cap + 1), weights=w[keep], minlength=cap + 2)[:cap + 2]
-
-
-def w_distribution(ratings, n_clues, cap: int = DEFAULT_CAP, weights=None) -> dict[str, np.ndarray]:
-    """Raw and cf-corrected ("real", seed 002 §3.3) W distributions in %.
-
-    Both are arrays over W = 0..cap, then '> cap'.  With ``weights`` (e.g.
-    the weighted sampler's 1/Pr) the "real" one uses them instead of cf(n).
-    """
-    raw = w_histogram(ratings, cap)
-    real = w_histogram(ratings, cap, correction_factor(n_clues) if weights is None else weights)
-    return {"raw": 100.0 * raw / max(raw.sum(), 1), "real": 100.0 * real / max(real.sum(), 1e-300),
-            "counts": raw.astype(np.int64)}
-
-
-#: seed 002 §3.3, controlled-bias sample (5,926,343 puzzles) and the "real"
-#: distribution computed from it; columns L1_0 (= W0), L1 .. L16 (= W1 .. W16)
-SEED002_RAW_PERCENT = (35.08, 9.82, 13.05, 20.03, 17.37, 3.56, 0.79, 0.21, 0.055, 0.015,
-                       4.4e-03, 1.2e-03, 3.2e-04, 1.0e-04, 6.75e-05, 1.7e-05, 1.7e-05)
-SEED002_REAL_PERCENT = (29.17, 8.44, 12.61, 22.26, 21.39, 4.67, 1.07, 0.29, 0.072, 0.020,
-                        5.5e-03, 1.5e-03, 3.4e-04, 0.7e-04, 7.17e-05, 6.3e-05, 0.32e-05)
-
-
-# ------------------------------------------------------------------ batch job
-from sudokustudio.core.batch import BatchJob  # noqa: E402  (core, no Qt/jobs)
-
-
-class RatingJob(BatchJob):
-    """Rate a puzzle file (``path``) or a list of puzzle strings (``puzzles``)
-    in chunks of ``chunk`` puzzles, one chunk per batch.
-
-    A batch result is ``{"parts": {batch_index: (ratings, cands)}, "hist":
-    int64[cap + 3]}`` with hist[w + 1] = number of puzzles rated w (index 0:
-    invalid); merging is a dict union plus a sum, so it is associative and
-    exact.  Use ``n_batches()`` for the run length.
-    """
-
-    kind = "rating"
-    unit = "puzzles"
-    kernel_groups = ("rating",)
-
-    def __init__(self, path: str | None = None, puzzles: list[str] | None = None,
-                 cap: int = DEFAULT_CAP, chunk: int = 24):
-        if (path is None) == (puzzles is None):
-            raise ValueError("RatingJob needs exactly one of path= or puzzles=")
-        super().__init__(path=path, puzzles=puzzles, cap=_check_cap(cap), chunk=int(chunk))
-        self._data = None
-
-    def __getstate__(self):
-        d = dict(self.__dict__)
-        d["_data"] = None  # reloaded where the job runs
-        return d
-
-    @property
-    def puzzles(self) -> np.ndarray:
-        if self._data is None:
-            from sudokustudio.sudoku.grid import parse_puzzle, read_puzzles
-
-            if self.spec["path"] is not None:
-                self._data = read_puzzles(self.spec["path"], check_units=False).puzzles
-            else:
-                rows = [parse_puzzle(s, check_units=False) for s in self.spec["puzzles"]]
-                self._data = np.array(rows, dtype=np.uint8).reshape(-1, 81)
-        return self._data
-
-    def n_batches(self) -> int:
-        return -(-len(self.puzzles) // self.spec["chunk"])
-
-    def empty(self):
-        return {"parts": {}, "hist": np.zeros(self.spec["cap"] + 3, dtype=np.int64)}
-
-    def run_batch(self, batch_index: int, seed: int):
-        c = self.spec["chunk"]
-        chunk = self.puzzles[batch_index * c:(batch_index + 1) * c]
-        ratings, cands = rate_puzzles(chunk, self.spec["cap"])
-        hist = np.bincount(ratings.astype(np.int64) + 1, minlength=self.spec["cap"] + 3)
-        return {"parts": {batch_index: (ratings, cands)}, "hist": hist.astype(np.int64)}
-
-    def merge(self, a, b):
-        parts = dict(a["parts"])
-        parts.update(b["parts"])
-        return {"parts": parts, "hist": a["hist"] + b["hist"]}
-
-    def warm_up(self) -> None:
-        warm_up()
-
-    @staticmethod
-    def arrays(total) -> tuple[np.ndarray, np.ndarray]:
-        """(ratings, cands) of the merged batches, in file order."""
-        keys = sorted(total["parts"])
-        if not keys:
-            return np.zeros(0, np.int16), np.zeros(0, np.int16)
-        return (np.concatenate([total["parts"][k][0] for k in keys]),
-                np.concatenate([total["parts"][k][1] for k in keys]))
-
-    def units(self, total) -> int:
-        return int(total["hist"].sum())
-
-    def describe(self, total) -> dict:
-        ratings, cands = self.arrays(total)
-        cap = self.spec["cap"]
-        hist = {rating_label(w - 1, cap): int(n) for w, n in enumerate(total["hist"]) if n}
-        return {"puzzles": int(len(ratings)), "cap": cap, "ratings": ratings.tolist(),
-                "cands_after_brt": cands.tolist(), "hist": hist}
-
-
-def warm_up() -> None:
-    p = np.zeros((1, 81), dtype=np.uint8)
-    rate_puzzles(p, 2)  # several solutions: compiles the solver path
-    easy = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
-    rate_puzzles(np.array([[int(ch) if ch != "." else 0 for ch in easy]], dtype=np.uint8), DEFAULT_CAP)
-    brt_kernel(p[0])

@@ -1,0 +1,343 @@
+"""Monte Carlo counts of the c-clue minimal puzzles per grid (seed 000, seed
+002 §3.1.5): singletons, (c, s)-subsets, (c, s)-supersets and the
+controlled-bias path, all c at once.
+
+Each probe of a grid looks at the minimal puzzles inside (or around) a
+random clue set and counts them by clue count; the estimate of the number
+of c-clue minimals per grid is the mean count times the method's factor
+1/Pr(a given c-clue minimal is seen by one probe).  These methods need a
+*uniformly* random grid: grids come from the row-wise sampler with their
+weight 1/q(grid) (unbiased), or, labelled as biased, from the randomized
+solver.  Uniqueness and minimality questions go to the oracle of
+``minimal``, one per grid.
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.plain import plain_dataclass
+from sudokustudio.core.cellset import ZERO, add_cell, cell_set
+from sudokustudio.core.rng import rand_below, seed_state
+from sudokustudio.sudoku.estimate.grids import GRID_COUNTS, parse_box
+from sudokustudio.sudoku.estimate.samplers import rows_grid_g
+from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, minimals_containing, minimals_in_subset, new_oracle
+from sudokustudio.sudoku.solver import random_solution_kernel
+from sudokustudio.sudoku.tables import geometry
+
+
+@njit(cache=True, nogil=True)
+def _random_subset(rng, N, k, perm, mask):
+    """``mask`` := a uniform random k-subset of 0..N-1 (partial Fisher-Yates on ``perm``)."""
+    for i in range(N):
+        perm[i] = i
+        mask[i] = 0
+    for i in range(k):
+        j = i + rand_below(rng, N - i)
+        t = perm[i]
+        perm[i] = perm[j]
+        perm[j] = t
+        mask[perm[i]] = 1
+
+
+@njit(cache=True, nogil=True)
+def _grid_for_sample(rng, r, c, weighted, grid):
+    """A grid and its weight relative to uniform.
+
+    weighted: the row-wise sampler's grid with W = 1/q (0.0 on a dead end,
+    which the caller counts as a sample of value 0).  Otherwise (biased, for
+    comparison): the randomized solver's grid for 9x9, an unweighted
+    row-wise grid for other shapes, W = 1.
+    """
+    if weighted:
+        return rows_grid_g(rng, r, c, grid)
+    if r * c == 9:
+        empty = np.zeros(81, dtype=np.uint8)
+        random_solution_kernel(empty, rng, grid)
+        return 1.0
+    while True:
+        if rows_grid_g(rng, r, c, grid) > 0:
+            return 1.0
+
+
+@njit(cache=True, nogil=True)
+def _clues_of(o, perm, first, work):
+    """work := the grid on the cells perm[first:]; returns their cell set."""
+    grid = o[0]
+    lo = ZERO
+    hi = ZERO
+    for i in range(grid.shape[0]):
+        x = perm[i]
+        if i >= first:
+            work[x] = grid[x]
+            lo, hi = add_cell(lo, hi, x)
+        else:
+            work[x] = 0
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _probe_singletons(o, rng, c_lo, c_hi, perm, mask, work, cnt):
+    """One random c-clue set for each c in c_lo..c_hi: counts the minimal ones."""
+    grid = o[0]
+    N = grid.shape[0]
+    for c in range(c_lo, c_hi + 1):
+        _random_subset(rng, N, c, perm, mask)
+        lo = ZERO
+        hi = ZERO
+        for x in range(N):
+            work[x] = 0
+            if mask[x]:
+                work[x] = grid[x]
+                lo, hi = add_cell(lo, hi, x)
+        if is_unique(o, work, lo, hi) and all_clues_needed(o, work, lo, hi, ZERO, ZERO):
+            cnt[c] += 1
+
+
+@njit(cache=True, nogil=True)
+def _probe_path(o, rng, perm, mask, work, cnt):
+    """Delete cells in a random order; the last unique set on the path (found by
+    bisection) is counted when it is minimal (deleting the next cell on the
+    path is known to break uniqueness)."""
+    N = o[0].shape[0]
+    _random_subset(rng, N, N, perm, mask)
+    lo = 0       # after lo deletions: unique
+    hi = N       # after hi deletions: not unique (the empty set)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        a, b = _clues_of(o, perm, mid, work)
+        if is_unique(o, work, a, b):
+            lo = mid
+        else:
+            hi = mid
+    a, b = _clues_of(o, perm, lo, work)
+    skip_lo, skip_hi = cell_set(perm[lo])
+    if all_clues_needed(o, work, a, b, skip_lo, skip_hi):
+        cnt[N - lo] += 1
+
+
+@njit(cache=True, nogil=True)
+def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi, per_grid, n_grids_samples,
+                          weighted, inv_count, s1, s2, found, calls):
+    """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
+
+    method 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets (s, clues <= c_hi),
+    3 path.  Each grid gets ``per_grid`` probes whose counts are averaged; the
+    grid's weight (W / number of grids, or 1 for the biased source) multiplies
+    them.  ``found[c]`` counts minimals seen, ``calls[0]`` solver calls; the
+    caller multiplies s1 by the method's factor_c (and s2 by its square).
+    """
+    N = peers.shape[0]
+    grid = np.zeros(N, dtype=np.uint8)
+    perm = np.empty(N, dtype=np.int64)
+    mask = np.zeros(N, dtype=np.uint8)
+    work = np.zeros(N, dtype=np.uint8)
+    cnt = np.zeros(N + 1, dtype=np.int64)
+    out = np.zeros((0, N), dtype=np.uint8)
+    for _ in range(n_grids_samples):
+        w = _grid_for_sample(rng, box_r, box_c, weighted, grid)
+        if w == 0.0:
+            continue
+        w *= inv_count if weighted else 1.0
+        o = new_oracle(grid, peers, units)
+        cnt[:] = 0
+        for _p in range(per_grid):
+            if method == 0:
+                _probe_singletons(o, rng, c_lo, c_hi, perm, mask, work, cnt)
+            elif method == 1:
+                _random_subset(rng, N, s, perm, mask)
+                minimals_in_subset(o, mask, out, cnt)
+            elif method == 2:
+                _random_subset(rng, N, s, perm, mask)
+                minimals_containing(o, mask, c_hi, out, cnt)
+            else:
+                _probe_path(o, rng, perm, mask, work, cnt)
+        calls[0] += o[7][0]
+        for c in range(N + 1):
+            if cnt[c]:
+                found[c] += cnt[c]
+                v = w * cnt[c] / per_grid
+                s1[c] += v
+                s2[c] += v * v
+
+
+MINIMAL_METHODS = ["singletons", "subsets", "supersets", "path"]
+_METHOD_CODE = {m: i for i, m in enumerate(MINIMAL_METHODS)}
+
+# REFERENCES.md: minimal c-clue puzzles per 9x9 grid (value, relative error)
+PUBLISHED_MINIMALS = {
+    "afmob": {19: (2.132e3, 0.139), 20: (3.204e6, 0.013), 21: (1.285e9, 0.0028), 22: (1.616e11, 0.0011),
+              23: (6.908e12, 0.0006), 24: (1.064e14, 0.0005), 25: (6.250e14, 0.0005),
+              26: (1.485e15, 0.0009), 27: (1.529e15, 0.0034), 28: (7.325e14, 0.030)},
+    "berthier": {20: (6.152e6, 0.707), 21: (1.4654e9, 0.0781), 22: (1.6208e11, 0.0123),
+                 23: (6.8827e12, 0.0030), 24: (1.0637e14, 0.0012), 25: (6.2495e14, 0.00074),
+                 26: (1.4855e15, 0.00071), 27: (1.5228e15, 0.0010), 28: (7.2063e14, 0.0020),
+                 29: (1.6751e14, 0.0056), 30: (1.9277e13, 0.022), 31: (1.1240e12, 0.116)},
+}
+
+
+@plain_dataclass("MinimalStats")
+@dataclass
+class MinimalStats:
+    """Per-c power sums of the per-grid estimator (before the method's factor)."""
+
+    n: int = 0                      # grids sampled (incl. dead ends, value 0)
+    s1: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    s2: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    found: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    solver_calls: int = 0
+    cpu: float = 0.0
+
+    def __add__(self, o: "MinimalStats") -> "MinimalStats":
+        if self.s1.size == 0:
+            return MinimalStats(self.n + o.n, o.s1.copy(), o.s2.copy(), o.found.copy(),
+                                self.solver_calls + o.solver_calls, self.cpu + o.cpu)
+        if o.s1.size == 0:
+            return MinimalStats(self.n + o.n, self.s1.copy(), self.s2.copy(), self.found.copy(),
+                                self.solver_calls + o.solver_calls, self.cpu + o.cpu)
+        return MinimalStats(self.n + o.n, self.s1 + o.s1, self.s2 + o.s2, self.found + o.found,
+                            self.solver_calls + o.solver_calls, self.cpu + o.cpu)
+
+
+def method_factor(method: str, N: int, c: int, s: int) -> float:
+    """Pr(a given c-clue minimal is seen by one probe)^-1 (seed 000)."""
+    if method in ("singletons", "path"):
+        return float(math.comb(N, c))
+    if method == "subsets":
+        return math.comb(N, s) / math.comb(N - c, s - c) if s >= c else 0.0
+    if method == "supersets":
+        return math.comb(N, s) / math.comb(c, s) if c >= s else 0.0
+    raise ValueError(method)
+
+
+class MinimalsJob(BatchJob):
+    """Estimate the number of c-clue minimal puzzles per grid, all c at once."""
+
+    kind = "estimate.minimals"
+    unit = "grids"
+    kernel_groups = ("estimators",)
+
+    def __init__(self, method: str = "subsets", box: str = "3x3", s: int | None = None,
+                 c_lo: int | None = None, c_hi: int | None = None, grid_source: str = "weighted",
+                 per_grid: int | None = None, grids_per_batch: int | None = None):
+        if method not in MINIMAL_METHODS:
+            raise ValueError(f"method {method!r}: choose one of {', '.join(MINIMAL_METHODS)}")
+        r, c = parse_box(box)
+        if r * c > 9:
+            raise ValueError("minimal puzzles: box shapes up to 3x3")
+        N = (r * c) ** 2
+        if grid_source not in ("weighted", "random"):
+            raise ValueError("grid source: 'weighted' (unbiased) or 'random' (biased)")
+        if s is None:
+            if N == 81:
+                s = {"subsets": 30, "supersets": 24}.get(method, 0)
+            else:  # 4x4: minimals have 4..6 clues
+                s = {"subsets": 8, "supersets": 3}.get(method, 0)
+        if method in ("subsets", "supersets") and not 1 <= s <= N:
+            raise ValueError(f"--s {s}: must be between 1 and {N}")
+        if method == "singletons":
+            c_lo = (25 if N == 81 else 5) if c_lo is None else c_lo
+            c_hi = c_lo if c_hi is None else c_hi
+        elif method == "supersets":
+            c_lo = s if c_lo is None else c_lo
+            c_hi = min(N, s + 4 if N == 81 else 6) if c_hi is None else c_hi
+            if c_hi < s:
+                raise ValueError(f"supersets: clue limit {c_hi} is below s = {s}")
+        else:
+            c_lo = 0 if c_lo is None else c_lo
+            c_hi = N if c_hi is None else c_hi
+        if not 0 <= c_lo <= c_hi <= N:
+            raise ValueError(f"clue range {c_lo}..{c_hi}: must lie in 0..{N}")
+        # subsets: 8 probes per grid beat 16, 64 and 256 per CPU-second (the counts vary
+        # between grids, so new grids are worth their cost; benchmarks/estimators.py)
+        if per_grid is None:
+            per_grid = {"subsets": 8, "supersets": 4, "path": 8, "singletons": 8}[method]
+        if grids_per_batch is None:
+            grids_per_batch = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
+            if N < 81:
+                grids_per_batch *= 50
+        super().__init__(method=method, box=box, s=int(s), c_lo=int(c_lo), c_hi=int(c_hi),
+                         grid_source=grid_source, per_grid=int(per_grid),
+                         grids_per_batch=int(grids_per_batch))
+        self.method, self.box, self.s, self.c_lo, self.c_hi = method, box, int(s), int(c_lo), int(c_hi)
+        self.grid_source, self.per_grid, self.grids_per_batch = grid_source, int(per_grid), int(grids_per_batch)
+        self.N = N
+
+    @property
+    def biased(self) -> bool:
+        return self.grid_source != "weighted"
+
+    def run_batch(self, batch_index: int, seed: int) -> MinimalStats:
+        r, c = parse_box(self.box)
+        _, peers, units = geometry(r, c)
+        rng = seed_state(np.uint64(seed))
+        N = self.N
+        s1 = np.zeros(N + 1)
+        s2 = np.zeros(N + 1)
+        found = np.zeros(N + 1, dtype=np.int64)
+        calls = np.zeros(1, dtype=np.int64)
+        t0 = time.perf_counter()
+        minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], self.s,
+                              self.c_lo, self.c_hi, self.per_grid, self.grids_per_batch,
+                              not self.biased, 1.0 / float(GRID_COUNTS[self.box]), s1, s2, found, calls)
+        return MinimalStats(self.grids_per_batch, s1, s2, found, int(calls[0]), time.perf_counter() - t0)
+
+    def merge(self, a: MinimalStats, b: MinimalStats) -> MinimalStats:
+        return a + b
+
+    def empty(self) -> MinimalStats:
+        return MinimalStats()
+
+    def warm_up(self) -> None:
+        MinimalsJob(self.method, "2x2", grids_per_batch=1, per_grid=1).run_batch(0, 1)
+
+    def per_c(self, total: MinimalStats) -> dict[int, dict]:
+        """{c: found, estimate (per grid), se, rel_err} for every c with a minimal found."""
+        out = {}
+        if total.n == 0 or total.s1.size == 0:
+            return out
+        n = total.n
+        for c in range(total.s1.size):
+            if total.found[c] == 0 or not (self.c_lo <= c <= self.c_hi):
+                continue
+            f = method_factor(self.method, self.N, c, self.s)
+            mean = total.s1[c] / n
+            var = max(total.s2[c] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+            est = f * mean
+            se = f * math.sqrt(var / n)
+            out[c] = {"found": int(total.found[c]), "estimate": est, "se": se,
+                      "rel_err": se / est if est > 0 else float("nan")}
+        return out
+
+    def units(self, total: MinimalStats) -> int:
+        return total.n
+
+    def focus_c(self, per_c: dict) -> int | None:
+        """The clue count whose RE stands for the run: the one with most minimals found."""
+        return max(per_c, key=lambda c: per_c[c]["found"]) if per_c else None
+
+    def rel_err(self, total: MinimalStats) -> float | None:
+        per_c = self.per_c(total)
+        c = self.focus_c(per_c)
+        return None if c is None else per_c[c]["rel_err"]
+
+    def summary(self, total: MinimalStats) -> dict:
+        return {"per_c": self.per_c(total)}
+
+    def describe(self, total: MinimalStats) -> dict:
+        return {"method": self.method, "box": self.box, "s": self.s, "c_lo": self.c_lo, "c_hi": self.c_hi,
+                "grid_source": self.grid_source, "biased": self.biased, "samples": total.n,
+                "probes": total.n * self.per_grid, "solver_calls": total.solver_calls,
+                "cpu_seconds": total.cpu,
+                "per_c": {str(c): v for c, v in self.per_c(total).items()}}
+
+
+def warm_up() -> None:
+    """Compile the minimal-count kernels with the app's types (every shape shares them)."""
+    for m in MINIMAL_METHODS:
+        MinimalsJob(m, "2x2", grids_per_batch=1, per_grid=1).run_batch(0, 1)

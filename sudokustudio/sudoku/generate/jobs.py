@@ -1,0 +1,169 @@
+"""The generators of seed 002 as batch jobs (top-down, bottom-up,
+controlled-bias; the weighted sampler is in ``weighted``), and the pools of
+grids with their cheap UAs that the "pool" source draws from.
+
+Every output puzzle is minimal by construction and is verified again
+(``minimal.first_not_minimal``) before it is returned; a failure raises.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+import numpy as np
+
+from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.cellset import size_of
+from sudokustudio.core.rng import seed_state
+from sudokustudio.sudoku.difficulty import FAST_METRICS, METRICS, puzzle_difficulty
+from sudokustudio.sudoku.generate.kernels import (MAX_UA, SOURCE_CODES, bottom_up_kernel, controlled_bias_kernel,
+                                                  pool_uas_kernel, top_down_kernel)
+from sudokustudio.sudoku.generate.results import GenResult, describe_result, merge_results
+from sudokustudio.sudoku.grids import grid_pool
+from sudokustudio.sudoku.minimal import first_not_minimal
+from sudokustudio.sudoku.tables import geometry
+
+# ---------------------------------------------------------------- pools (cached per process)
+_POOL_CACHE: dict = {}
+_POOL_LOCK = threading.Lock()
+
+
+def ua_pool(size: int, seed: int, source: str = "solver", three_digits: bool = True):
+    """(pool grids, UA lo masks, hi masks, UA counts), built once per process."""
+    key = (int(size), int(seed), source, bool(three_digits))
+    with _POOL_LOCK:
+        hit = _POOL_CACHE.get(key)
+        if hit is None:
+            pool = grid_pool(size, seed, source)
+            lo = np.zeros((size, MAX_UA), dtype=np.uint64)
+            hi = np.zeros((size, MAX_UA), dtype=np.uint64)
+            n = np.zeros(size, dtype=np.int64)
+            pool_uas_kernel(pool, lo, hi, n, three_digits)
+            # smallest UAs first: they are the likeliest to be fully deleted, so the scan stops early
+            for k in range(size):
+                m = int(n[k])
+                sizes = np.array([size_of(a, b) for a, b in zip(lo[k, :m], hi[k, :m])])
+                idx = np.argsort(sizes, kind="stable")
+                lo[k, :m] = lo[k, :m][idx]
+                hi[k, :m] = hi[k, :m][idx]
+            hit = (pool, lo, hi, n)
+            _POOL_CACHE[key] = hit
+    return hit
+
+
+_EMPTY_POOL = (np.zeros((1, 81), dtype=np.uint8), np.zeros((1, MAX_UA), dtype=np.uint64),
+               np.zeros((1, MAX_UA), dtype=np.uint64), np.zeros(1, dtype=np.int64))
+
+
+# ---------------------------------------------------------------- jobs
+class GeneratorJob(BatchJob):
+    """One generator as a batch job.  Spec (all JSON-able):
+
+    method: top-down | bottom-up | controlled-bias
+    per_batch: puzzles per batch (top-down, bottom-up) or paths per batch (controlled-bias)
+    grid_source: solver | pairswap | pool (top-down, controlled-bias)
+    pool_size, pool_seed, pool_grids ('solver' or 'pairswap'): the pool source
+    blind: clues deleted without test (controlled-bias, default 46)
+    start_clues: first random clues of bottom-up (default 18)
+    verify: re-check every output puzzle with ``minimal.first_not_minimal``
+    difficulty: metric names of ``puzzle_difficulty`` to compute per puzzle
+    """
+
+    kind = "generate"
+    unit = "puzzles"
+    kernel_groups = ("generators",)
+
+    def __init__(self, method: str = "top-down", per_batch: int | None = None, grid_source: str | None = None,
+                 pool_size: int = 256, pool_seed: int = 2009, pool_grids: str = "solver",
+                 blind: int = 46, start_clues: int = 18, verify: bool = True, difficulty=None):
+        if method not in ("top-down", "bottom-up", "controlled-bias"):
+            raise ValueError(f"unknown generator {method!r} (top-down, bottom-up, controlled-bias)")
+        if grid_source is None:
+            grid_source = "pool" if method == "controlled-bias" else "solver"
+        if grid_source not in SOURCE_CODES:
+            raise ValueError(f"unknown grid source {grid_source!r} ({', '.join(SOURCE_CODES)})")
+        if per_batch is None:
+            per_batch = {"top-down": 200, "bottom-up": 100, "controlled-bias": 40_000}[method]
+        if per_batch < 1:
+            raise ValueError("per_batch must be at least 1")
+        if not 0 <= blind <= 64:
+            raise ValueError("blind deletions must be in 0..64")
+        if not 0 <= start_clues <= 30:
+            raise ValueError("start_clues must be in 0..30")
+        if pool_size < 1:
+            raise ValueError("pool_size must be at least 1")
+        if difficulty is None:  # the W-rating (~10 ms/puzzle) only where generation is slower anyway
+            difficulty = list(FAST_METRICS) if method != "controlled-bias" else list(METRICS)
+        unknown = [m for m in difficulty if m not in METRICS]
+        if unknown:
+            raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
+        super().__init__(method=method, per_batch=int(per_batch), grid_source=grid_source,
+                         pool_size=int(pool_size), pool_seed=int(pool_seed), pool_grids=pool_grids,
+                         blind=int(blind), start_clues=int(start_clues), verify=bool(verify),
+                         difficulty=list(difficulty))
+
+    @property
+    def method(self) -> str:
+        return self.spec["method"]
+
+    def _pool(self):
+        s = self.spec
+        if s["grid_source"] != "pool" or s["method"] == "bottom-up":
+            return _EMPTY_POOL
+        return ua_pool(s["pool_size"], s["pool_seed"], s["pool_grids"])
+
+    def run_batch(self, batch_index: int, seed: int) -> GenResult:
+        s = self.spec
+        t0 = time.perf_counter()
+        rng = seed_state(np.uint64(seed))
+        src = SOURCE_CODES[s["grid_source"]]
+        pool, plo, phi, pn = self._pool()
+        tries = 0
+        if s["method"] == "top-down":
+            out = np.zeros((s["per_batch"], 81), dtype=np.uint8)
+            calls = top_down_kernel(rng, src, pool, plo, phi, pn, out)
+            tries = out.shape[0]
+        elif s["method"] == "bottom-up":
+            out = np.zeros((s["per_batch"], 81), dtype=np.uint8)
+            calls = bottom_up_kernel(rng, out, s["start_clues"])
+        else:
+            buf = np.zeros((64, 81), dtype=np.uint8)
+            tries_out = np.zeros(64, dtype=np.int64)
+            counters = np.zeros(3, dtype=np.int64)
+            _, peers, units = geometry(3, 3)
+            n = controlled_bias_kernel(rng, src, pool, plo, phi, pn, peers, units, s["blind"], s["per_batch"],
+                                       buf, tries_out, counters)
+            out = buf[:n].copy()
+            tries = int(counters[0])
+            calls = int(counters[2])
+        if s["verify"] and out.shape[0]:
+            bad = first_not_minimal(out)
+            if bad >= 0:
+                raise RuntimeError(f"{s['method']} produced a puzzle that is not unique and minimal: "
+                                   f"batch {batch_index}, puzzle {bad}")
+        metrics = puzzle_difficulty(out, s["difficulty"])
+        return GenResult(out, np.ones(out.shape[0]), metrics, int(tries), int(calls),
+                         time.perf_counter() - t0)
+
+    def merge(self, a: GenResult, b: GenResult) -> GenResult:
+        return merge_results(a, b)
+
+    def empty(self) -> GenResult:
+        return GenResult()
+
+    def units(self, total: GenResult) -> int:
+        return total.count
+
+    def describe(self, total: GenResult) -> dict:
+        return describe_result(self.method, total)
+
+    def warm_up(self) -> None:
+        warm_up()
+
+
+def warm_up() -> None:
+    """Compile the generator kernels on tiny inputs, with the app's types."""
+    GeneratorJob("top-down", per_batch=1, difficulty=[]).run_batch(0, 1)
+    GeneratorJob("top-down", per_batch=1, grid_source="pool", pool_size=1, difficulty=[]).run_batch(0, 1)
+    GeneratorJob("bottom-up", per_batch=1, difficulty=[]).run_batch(0, 1)
+    GeneratorJob("controlled-bias", per_batch=10, pool_size=1, difficulty=[]).run_batch(0, 1)

@@ -1,0 +1,294 @@
+"""Minimal-puzzle generators of seed 002 as numba kernels.
+
+- top-down (suexg, seed 002 §1.1): delete the clues of a random grid in
+  random order, keeping each deletion that leaves the solution unique.
+- bottom-up (Metcalf, §1.1): add random consistent clues until the puzzle is
+  unique (dropping one that leaves no solution), then remove redundant clues
+  in random order.
+- controlled-bias (§2.1): delete random clues; abandon the grid at the first
+  multi-solution puzzle; output the first minimal puzzle reached.  Its bias is
+  known: Pr(n+1)/Pr(n) = (n+1)/(81-n), corrected by cf(n) (``correction``).
+
+Speed in the controlled-bias path: the path is a random order of the 81
+cells; the puzzle after k deletions is the grid minus the first k cells.
+Uniqueness is monotone along a path, so instead of testing every step we
+(1) reject at once when the first ``blind`` deletions remove a whole known
+unavoidable set (UA) of the grid, (2) test the (81-blind)-clue puzzle,
+(3) binary-search the first non-unique step (UAs answer many probes), and
+(4) test minimality only for the one puzzle just before it, which is the only
+candidate on the path (every earlier one has a unique one-clue-smaller
+successor).  UAs with one clue left certify that clue as necessary.
+With the "pool" source the path runs on the pool grid itself and only the
+output puzzle is mapped through a random isomorph: isomorphs preserve
+uniqueness and minimality and the deletion order is uniform, so this is the
+same distribution as running on the isomorph.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.core.cellset import ZERO, add_cell, cell_set, clue_set
+from sudokustudio.core.rng import rand_below, shuffle_inplace
+from sudokustudio.sudoku.cheap_uas import grid_uas_kernel, two_digit_uas_kernel
+from sudokustudio.sudoku.grid import random_isomorph_kernel
+from sudokustudio.sudoku.grids import pairswap_grid_kernel, random_grid_kernel
+from sudokustudio.sudoku.minimal import all_clues_needed, fixed_oracle
+from sudokustudio.sudoku.solver import count_solutions_kernel
+from sudokustudio.sudoku.tables import PEERS
+
+SOURCE_CODES = {"solver": 0, "pairswap": 1, "pool": 2}
+#: room for the known UAs of a grid (two- and three-digit ones)
+MAX_UA = 512
+_TWO = np.int64(2)     # numpy scalars, not literals: one compiled signature per callee
+_NINE = np.int64(9)
+_CELLS = np.int64(81)
+
+
+@njit(cache=True, nogil=True)
+def _ua_fully_deleted(ua_lo, ua_hi, n_ua, del_lo, del_hi):
+    """True when some UA lies inside the deleted cells (the puzzle is not unique)."""
+    for i in range(n_ua):
+        if (ua_lo[i] & ~del_lo) == ZERO and (ua_hi[i] & ~del_hi) == ZERO:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _forced_by_peers(puzzle, cell, digit):
+    """True when the other 8 digits all sit in the peers of ``cell`` (naked single)."""
+    seen = 0
+    for k in range(20):
+        d = puzzle[PEERS[cell, k]]
+        if d:
+            seen |= 1 << (d - 1)
+    return seen | (1 << (digit - 1)) == 0x1FF
+
+
+@njit(cache=True, nogil=True)
+def _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi):
+    """Next grid of the source and its known UAs; returns how many UAs.
+
+    For the pool source the pool grid itself is returned (see module doc)."""
+    if source == 2:
+        k = rand_below(rng, pool.shape[0])
+        grid[:] = pool[k]
+        n = pool_n[k]
+        lo[:n] = pool_lo[k, :n]
+        hi[:n] = pool_hi[k, :n]
+        return n
+    if source == 1:
+        pairswap_grid_kernel(rng, grid)
+    else:
+        random_grid_kernel(rng, grid)
+    return two_digit_uas_kernel(grid, lo, hi, lo.shape[0])
+
+
+@njit(cache=True, nogil=True)
+def _finish_output(rng, source, puzzle, out):
+    if source == 2:
+        random_isomorph_kernel(puzzle, rng, out)
+    else:
+        out[:] = puzzle
+
+
+# ---------------------------------------------------------------- top-down
+@njit(cache=True, nogil=True)
+def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
+    """Fill ``out`` (uint8[N, 81]) with top-down minimal puzzles.  Returns solver calls."""
+    grid = np.zeros(81, dtype=np.uint8)
+    lo = np.zeros(MAX_UA, dtype=np.uint64)
+    hi = np.zeros(MAX_UA, dtype=np.uint64)
+    order = np.arange(81, dtype=np.int64)
+    puzzle = np.zeros(81, dtype=np.uint8)
+    calls = 0
+    for i in range(out.shape[0]):
+        n_ua = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
+        puzzle[:] = grid
+        shuffle_inplace(rng, order)
+        del_lo = ZERO
+        del_hi = ZERO
+        for k in range(81):
+            c = order[k]
+            d = puzzle[c]
+            puzzle[c] = 0
+            t_lo, t_hi = add_cell(del_lo, del_hi, c)
+            if _forced_by_peers(puzzle, c, d):
+                keep_deleted = True
+            elif _ua_fully_deleted(lo, hi, n_ua, t_lo, t_hi):
+                keep_deleted = False
+            else:
+                calls += 1
+                keep_deleted = count_solutions_kernel(puzzle, _TWO) == 1
+            if keep_deleted:
+                del_lo, del_hi = t_lo, t_hi
+            else:
+                puzzle[c] = d
+        _finish_output(rng, source, puzzle, out[i])
+    return calls
+
+
+# ---------------------------------------------------------------- bottom-up
+@njit(cache=True, nogil=True)
+def _add_random_clue(rng, puzzle):
+    """Put a random digit on a random empty cell, drawing (cell, digit) pairs
+    uniformly and rejecting those that repeat a digit of a peer (Metcalf's
+    "random values at random locations consistent with the basic
+    constraints").  Returns the cell."""
+    while True:
+        c = rand_below(rng, _CELLS)
+        if puzzle[c]:
+            continue
+        d = rand_below(rng, _NINE) + 1
+        ok = True
+        for k in range(20):
+            if puzzle[PEERS[c, k]] == d:
+                ok = False
+                break
+        if ok:
+            puzzle[c] = d
+            return c
+
+
+@njit(cache=True, nogil=True)
+def bottom_up_kernel(rng, out, start_clues):
+    """Fill ``out`` with bottom-up (Metcalf) minimal puzzles.  Returns solver calls."""
+    puzzle = np.zeros(81, dtype=np.uint8)
+    order = np.arange(81, dtype=np.int64)
+    calls = 0
+    for i in range(out.shape[0]):
+        while True:
+            # 1) start_clues random clues consistent with the rules
+            puzzle[:] = 0
+            for _ in range(start_clues):
+                _add_random_clue(rng, puzzle)
+            calls += 1
+            n = count_solutions_kernel(puzzle, _TWO)
+            if n == 0:
+                continue          # 3) no solution: start again
+            # 5)-8) add clues until unique, dropping one that kills every solution
+            while n > 1:
+                c = _add_random_clue(rng, puzzle)
+                calls += 1
+                n = count_solutions_kernel(puzzle, _TWO)
+                if n == 0:
+                    puzzle[c] = 0
+                    n = 2
+            break
+        # 9) visit the clues in random order; remove the redundant ones
+        shuffle_inplace(rng, order)
+        for k in range(81):
+            c = order[k]
+            d = puzzle[c]
+            if d == 0:
+                continue
+            puzzle[c] = 0
+            if _forced_by_peers(puzzle, c, d):
+                continue
+            calls += 1
+            if count_solutions_kernel(puzzle, _TWO) != 1:
+                puzzle[c] = d
+        out[i] = puzzle
+    return calls
+
+
+# ---------------------------------------------------------------- controlled-bias
+@njit(cache=True, nogil=True)
+def _deleted_set(order, k):
+    lo = ZERO
+    hi = ZERO
+    for j in range(k):
+        lo, hi = add_cell(lo, hi, order[j])
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def _puzzle_after(grid, order, k, puzzle):
+    puzzle[:] = grid
+    for j in range(k):
+        puzzle[order[j]] = 0
+
+
+@njit(cache=True, nogil=True)
+def _first_non_unique_step(grid, order, good, lo, hi, n_ua, puzzle, calls):
+    """Bisection of the first non-unique step in (good, 65] of a path whose step
+    ``good`` is unique (81 - 16 deletions leave 16 clues, never unique).
+    UAs first, then the solver.  Returns (last unique step, solver calls)."""
+    bad = 65
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        d_lo, d_hi = _deleted_set(order, mid)
+        unique = False
+        if not _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
+            _puzzle_after(grid, order, mid, puzzle)
+            calls += 1
+            unique = count_solutions_kernel(puzzle, _TWO) == 1
+        if unique:
+            good = mid
+        else:
+            bad = mid
+    return good, calls
+
+
+@njit(cache=True, nogil=True)
+def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, units, blind, n_paths,
+                           out, tries_out, counters):
+    """Run ``n_paths`` controlled-bias paths (one grid each); write the minimal
+    puzzles found to ``out`` (stops early if it is full) and, for each, the
+    number of paths since the previous output.  ``counters`` gets
+    [paths, rejected by UAs at the blind step, solver calls].  Returns the count.
+    ``peers``/``units``: ``tables.geometry(3, 3)`` for the minimality check."""
+    grid = np.zeros(81, dtype=np.uint8)
+    puzzle = np.zeros(81, dtype=np.uint8)
+    lo = np.zeros(MAX_UA, dtype=np.uint64)
+    hi = np.zeros(MAX_UA, dtype=np.uint64)
+    order = np.arange(81, dtype=np.int64)
+    found = 0
+    since = 0
+    calls = 0
+    ua_rejects = 0
+    paths = 0
+    for _ in range(n_paths):
+        if found >= out.shape[0]:
+            break
+        paths += 1
+        since += 1
+        n_ua = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
+        # partial Fisher-Yates: only the first 65 deletions can matter (16 clues are never unique)
+        for i in range(65):
+            j = i + rand_below(rng, 81 - i)
+            t = order[i]
+            order[i] = order[j]
+            order[j] = t
+        d_lo, d_hi = _deleted_set(order, blind)
+        if _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
+            ua_rejects += 1
+            continue
+        _puzzle_after(grid, order, blind, puzzle)
+        calls += 1
+        if count_solutions_kernel(puzzle, _TWO) != 1:
+            continue
+        good, calls = _first_non_unique_step(grid, order, blind, lo, hi, n_ua, puzzle, calls)
+        _puzzle_after(grid, order, good, puzzle)
+        # the only candidate of the path; deleting order[good] is known to break uniqueness
+        o = fixed_oracle(grid, peers, units, lo, hi, n_ua)
+        p_lo, p_hi = clue_set(puzzle)
+        skip_lo, skip_hi = cell_set(order[good])
+        ok = all_clues_needed(o, puzzle, p_lo, p_hi, skip_lo, skip_hi)
+        calls += o[7][0]
+        if ok:
+            _finish_output(rng, source, puzzle, out[found])
+            tries_out[found] = since
+            since = 0
+            found += 1
+    counters[0] += paths
+    counters[1] += ua_rejects
+    counters[2] += calls
+    return found
+
+
+@njit(cache=True, nogil=True)
+def pool_uas_kernel(pool, lo, hi, n, three_digits):
+    """The cheap UAs of every pool grid (rows of lo/hi, counts in n)."""
+    for k in range(pool.shape[0]):
+        n[k] = grid_uas_kernel(pool[k], lo[k], hi[k], three_digits)

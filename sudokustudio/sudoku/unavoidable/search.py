@@ -1,0 +1,364 @@
+"""The few-clue search of seed 004: every minimal puzzle of a grid with at most
+k clues, as hitting sets of its unavoidable sets (UAs).
+
+Depth-first enumeration of hitting sets, branching on the unhit UA with the
+fewest live cells, with dead cells (cells tried earlier in a branch are
+excluded from its later siblings' subtrees; so the busiest cells are tried
+first, and of the smallest UAs the one overlapping the others most is
+branched on: this halves the nodes of a 16-clue search), and the "forward
+view": greedy groups of pairwise disjoint unhit UAs give a lower bound on
+the clues still needed (Property 1: more than the clues left -> dead branch;
+Property 2: exactly the clues left -> every remaining clue lies in the
+group; Property 3: several such groups -> intersect them).  A complete
+hitting set is checked by the solver; if it is not unique, the difference to
+another solution is a new UA, added on the fly.
+
+A node is ``uint64[4]``: clue set and dead set (``core.cellset`` words).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.core.cellset import FULL_HI81, FULL_LO, ZERO, cell_set, cells_of, diff_set, has_cell, restrict
+from sudokustudio.core.bits import popcount64
+from sudokustudio.sudoku.generic import search_g
+from sudokustudio.sudoku.minimal import all_clues_needed, solver_says_unique
+
+S_NODES, S_LEAVES, S_ADDED, S_FORWARD_PRUNES, S_PUZZLES, S_NONMINIMAL, S_OVERFLOW, S_FRONTIER = range(8)
+N_STATS = 8
+#: columns of a node row and of the per-depth path (the path adds the cells tried so far)
+CLUE_LO, CLUE_HI, DEAD_LO, DEAD_HI, TRIED_LO, TRIED_HI = range(6)
+_GROUP_STARTS = 6
+_TIE_CANDIDATES = 4
+#: Branch cells are tried in decreasing order of the UAs they hit, a UA of size
+#: s counting twice as much as one of size s + 1: a cell once tried is dead for
+#: its later siblings, so trying the busiest cells first leaves the siblings
+#: tightly constrained (on grid #40000 of puzzles2_17_clue: 95 M nodes -> 52 M).
+_HIT_WEIGHT_BY_SIZE = np.array([1 << max(0, 16 - s) for s in range(90)], dtype=np.int64)
+_ONE = np.int64(1)
+_ALL = np.int64(81)
+
+
+@njit(cache=True, nogil=True)
+def _root_list(ua_lo, ua_hi, node, lo, hi, cap):
+    """The UAs not hit by the node's clues, reduced to their live (not dead)
+    cells, into lo/hi; how many, or -1 when one has no live cell left."""
+    m = 0
+    for i in range(ua_lo.shape[0]):
+        if (ua_lo[i] & node[CLUE_LO]) != ZERO or (ua_hi[i] & node[CLUE_HI]) != ZERO:
+            continue
+        a = ua_lo[i] & ~node[DEAD_LO]
+        b = ua_hi[i] & ~node[DEAD_HI]
+        if a == ZERO and b == ZERO:
+            return -1
+        if m < cap:
+            lo[m] = a
+            hi[m] = b
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _record_node(front, stats, clo, chi, dlo, dhi):
+    """Append a node to the frontier (split runs)."""
+    f = stats[S_FRONTIER]
+    if f < front.shape[0]:
+        front[f, CLUE_LO] = clo
+        front[f, CLUE_HI] = chi
+        front[f, DEAD_LO] = dlo
+        front[f, DEAD_HI] = dhi
+    else:
+        stats[S_OVERFLOW] += 1
+    stats[S_FRONTIER] += 1
+
+
+@njit(cache=True, nogil=True)
+def _check_leaf(o, clo, chi, out_puz, stats):
+    """A complete hitting set: if unique and minimal, a puzzle.  Returns the
+    UA it misses when it is not unique (the difference to the first other
+    solution of ``search_g``), else (0, 0)."""
+    grid, peers, units = o[0], o[1], o[2]
+    stats[S_LEAVES] += 1
+    puzzle = np.empty(81, dtype=np.uint8)
+    restrict(grid, clo, chi, puzzle)
+    if solver_says_unique(o, puzzle):
+        if all_clues_needed(o, puzzle, clo, chi, ZERO, ZERO):
+            p = stats[S_PUZZLES]
+            if p < out_puz.shape[0]:
+                out_puz[p] = puzzle
+            else:
+                stats[S_OVERFLOW] += 1
+            stats[S_PUZZLES] += 1
+        else:
+            stats[S_NONMINIMAL] += 1
+        return ZERO, ZERO
+    sol = np.empty(81, dtype=np.uint8)
+    none = np.empty(0, dtype=np.uint64)
+    search_g(puzzle, peers, units, _ONE, grid, sol, none, none, np.zeros(1, dtype=np.int64), _ALL)
+    stats[S_ADDED] += 1
+    return diff_set(grid, sol)
+
+
+@njit(cache=True, nogil=True)
+def _add_found_ua(ulo, uhi, d, L_lo, L_hi, L_n, path, cap):
+    """Add a UA found at a leaf of depth d to the lists of the depths above
+    (minus their dead cells) and make it the only UA at depth d.  False when
+    all its cells are dead at depth d (the node has no hitting set)."""
+    for f in range(d):
+        a = ulo & ~path[f, DEAD_LO]
+        b = uhi & ~path[f, DEAD_HI]
+        if (a != ZERO or b != ZERO) and L_n[f] < cap:
+            L_lo[f, L_n[f]] = a
+            L_hi[f, L_n[f]] = b
+            L_n[f] += 1
+    a = ulo & ~path[d, DEAD_LO]
+    b = uhi & ~path[d, DEAD_HI]
+    if a == ZERO and b == ZERO:
+        return False
+    L_lo[d, 0] = a
+    L_hi[d, 0] = b
+    L_n[d] = 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _size_order(lo, hi, n, sizes, order, bucket):
+    """sizes[i] := live cells of UA i; order := indices smallest first (counting sort)."""
+    for s in range(83):
+        bucket[s] = 0
+    for i in range(n):
+        s = popcount64(lo[i]) + popcount64(hi[i])
+        sizes[i] = s
+        bucket[s + 1] += 1
+    for s in range(1, 83):
+        bucket[s] += bucket[s - 1]
+    for i in range(n):
+        s = sizes[i]
+        order[bucket[s]] = i
+        bucket[s] += 1
+
+
+@njit(cache=True, nogil=True)
+def _forward_view(lo, hi, n, r, order, sizes, node):
+    """Seed 004's forward view with r > 1 clues left: greedy disjoint groups from
+    the smallest UAs.  Returns True when the node is dead (Property 1, or a UA
+    without a cell in every critical group); otherwise the cells outside the
+    critical groups (Properties 2, 3) become dead in ``node`` and leave the
+    lists (``sizes`` follow)."""
+    allow_lo = FULL_LO
+    allow_hi = FULL_HI81
+    for s0 in range(min(_GROUP_STARTS, n)):
+        i0 = order[s0]
+        ulo = lo[i0]
+        uhi = hi[i0]
+        cnt = 1
+        for q in range(n):
+            j = order[q]
+            if (lo[j] & ulo) == ZERO and (hi[j] & uhi) == ZERO:
+                ulo |= lo[j]
+                uhi |= hi[j]
+                cnt += 1
+                if cnt > r:
+                    return True  # Property 1
+        if cnt == r:  # Properties 2 and 3
+            allow_lo &= ulo
+            allow_hi &= uhi
+        elif cnt < r - 1:
+            break  # other starts rarely gain two UAs: not worth the scan
+    if allow_lo == FULL_LO and allow_hi == FULL_HI81:
+        return False
+    # cells outside every critical group are dead in this subtree
+    for i in range(n):
+        a = lo[i]
+        b = hi[i]
+        node[DEAD_LO] |= a & ~allow_lo
+        node[DEAD_HI] |= b & ~allow_hi
+        a &= allow_lo
+        b &= allow_hi
+        if a == ZERO and b == ZERO:
+            return True
+        lo[i] = a
+        hi[i] = b
+        sizes[i] = popcount64(a) + popcount64(b)
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _branch_ua(lo, hi, n, sizes):
+    """The UA to branch on: of the first few smallest, the one overlapping the
+    other unhit UAs most (weighted as _HIT_WEIGHT_BY_SIZE): its cells, once
+    tried, constrain the siblings most (#40000: 52 M -> 42 M nodes)."""
+    best = 0
+    for i in range(1, n):
+        if sizes[i] < sizes[best]:
+            best = i
+    smallest = sizes[best]
+    most = -1
+    seen = 0
+    for i0 in range(best, n):
+        if sizes[i0] != smallest:
+            continue
+        a0 = lo[i0]
+        b0 = hi[i0]
+        w = 0
+        for i in range(n):
+            if i != i0:
+                w += _HIT_WEIGHT_BY_SIZE[sizes[i]] * (popcount64(lo[i] & a0) + popcount64(hi[i] & b0))
+        if w > most:
+            most = w
+            best = i0
+        seen += 1
+        if seen == _TIE_CANDIDATES:
+            break
+    return best
+
+
+@njit(cache=True, nogil=True)
+def _busiest_first(lo, hi, n, sizes, ua, cells, weight):
+    """The cells of UA ``ua`` into ``cells``, busiest first (see
+    _HIT_WEIGHT_BY_SIZE; stable); returns how many."""
+    nb = cells_of(lo[ua], hi[ua], cells)
+    for q in range(nb):
+        cell = cells[q]
+        h = 0
+        for i in range(n):
+            if has_cell(lo[i], hi[i], cell):
+                h += _HIT_WEIGHT_BY_SIZE[sizes[i]]
+        j = q
+        while j > 0 and weight[j - 1] < h:
+            weight[j] = weight[j - 1]
+            cells[j] = cells[j - 1]
+            j -= 1
+        weight[j] = h
+        cells[j] = cell
+    return nb
+
+
+@njit(cache=True, nogil=True)
+def _child_list(lo, hi, n, bit_lo, bit_hi, dead_lo, dead_hi, out_lo, out_hi):
+    """The UAs not hit by the new clue, minus the dead cells, into out_lo/hi;
+    how many, or -1 when one is left without a cell."""
+    m = 0
+    for i in range(n):
+        a = lo[i]
+        b = hi[i]
+        if (a & bit_lo) != ZERO or (b & bit_hi) != ZERO:
+            continue
+        a &= ~dead_lo
+        b &= ~dead_hi
+        if a == ZERO and b == ZERO:
+            return -1
+        out_lo[m] = a
+        out_hi[m] = b
+        m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _last_clue_cells(lo, hi, n, cells):
+    """One clue left: it must lie in every unhit UA.  The candidate cells into
+    ``cells``; how many (0: dead node)."""
+    a = FULL_LO
+    b = FULL_HI81
+    for i in range(n):
+        a &= lo[i]
+        b &= hi[i]
+    return cells_of(a, b, cells)
+
+
+@njit(cache=True, nogil=True)
+def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, front, stats):
+    """Hitting-set search from ``node`` (clues, dead cells) for minimal puzzles
+    with at most ``k`` clues whose solution is the oracle's grid (``o``, see
+    ``minimal``; a fixed one: the search keeps its own UA lists).
+
+    ``forward``: use disjoint-group pruning (Properties 1-3 of seed 004).
+    ``split_depth`` > 0: do not search below that many new clues; record the
+    nodes reached there (and any earlier complete hitting set) in ``front``
+    (rows like ``node``) instead.  ``cap``: room per depth for UAs (harvested
+    + found on the way).  Found puzzles go to ``out_puz`` (uint8[M, 81]);
+    counters to ``stats`` (see S_*).
+    """
+    n0 = popcount64(node[CLUE_LO]) + popcount64(node[CLUE_HI])
+    maxd = max(k - n0, 0) + 2
+    L_lo = np.empty((maxd, cap), dtype=np.uint64)   # per depth: the unhit UAs' live cells
+    L_hi = np.empty((maxd, cap), dtype=np.uint64)
+    L_n = np.zeros(maxd, dtype=np.int64)
+    path = np.zeros((maxd, 6), dtype=np.uint64)       # per depth: a node row + cells tried
+    branch_cells = np.zeros((maxd, 81), dtype=np.int64)   # per depth: the cells to try, in order
+    n_branch = np.zeros(maxd, dtype=np.int64)
+    next_branch = np.zeros(maxd, dtype=np.int64)
+    cell_weight = np.zeros(81, dtype=np.int64)
+    sizes = np.empty(cap, dtype=np.int64)
+    order = np.empty(cap, dtype=np.int64)
+    bucket = np.zeros(83, dtype=np.int64)
+    m = _root_list(ua_lo, ua_hi, node, L_lo[0], L_hi[0], cap)
+    if m < 0:
+        return
+    L_n[0] = m
+    path[0, :4] = node[:4]
+    d = 0
+    need = True
+    while True:
+        if need:  # a new node at depth d: list its branch cells
+            need = False
+            stats[S_NODES] += 1
+            n_branch[d] = 0
+            next_branch[d] = 0
+            path[d, TRIED_LO] = ZERO
+            path[d, TRIED_HI] = ZERO
+            r = k - n0 - d
+            while True:  # (re)evaluate this node; loops when a leaf exposes a new UA
+                n = L_n[d]
+                if n == 0:
+                    if split_depth > 0:
+                        _record_node(front, stats, path[d, CLUE_LO], path[d, CLUE_HI], path[d, DEAD_LO],
+                                     path[d, DEAD_HI])
+                        break
+                    ulo, uhi = _check_leaf(o, path[d, CLUE_LO], path[d, CLUE_HI], out_puz, stats)
+                    if (ulo != ZERO or uhi != ZERO) and _add_found_ua(ulo, uhi, d, L_lo, L_hi, L_n, path, cap):
+                        continue
+                    break
+                if r <= 0:
+                    break
+                _size_order(L_lo[d], L_hi[d], n, sizes, order, bucket)
+                if forward:
+                    if r == 1:
+                        n_branch[d] = _last_clue_cells(L_lo[d], L_hi[d], n, branch_cells[d])
+                        if n_branch[d] == 0:
+                            stats[S_FORWARD_PRUNES] += 1
+                        break
+                    if _forward_view(L_lo[d], L_hi[d], n, r, order, sizes, path[d]):
+                        stats[S_FORWARD_PRUNES] += 1
+                        break
+                best = _branch_ua(L_lo[d], L_hi[d], n, sizes)
+                n_branch[d] = _busiest_first(L_lo[d], L_hi[d], n, sizes, best, branch_cells[d], cell_weight)
+                break
+        # take the next branch cell at depth d, or backtrack
+        if next_branch[d] >= n_branch[d]:
+            if d == 0:
+                return
+            d -= 1
+            continue
+        bit_lo, bit_hi = cell_set(branch_cells[d, next_branch[d]])
+        next_branch[d] += 1
+        c_lo = path[d, CLUE_LO] | bit_lo
+        c_hi = path[d, CLUE_HI] | bit_hi
+        dd_lo = path[d, DEAD_LO] | path[d, TRIED_LO]
+        dd_hi = path[d, DEAD_HI] | path[d, TRIED_HI]
+        path[d, TRIED_LO] |= bit_lo
+        path[d, TRIED_HI] |= bit_hi
+        m = _child_list(L_lo[d], L_hi[d], L_n[d], bit_lo, bit_hi, dd_lo, dd_hi, L_lo[d + 1], L_hi[d + 1])
+        if m < 0:
+            continue
+        if split_depth > 0 and d + 1 == split_depth:
+            _record_node(front, stats, c_lo, c_hi, dd_lo, dd_hi)
+            continue
+        d += 1
+        L_n[d] = m
+        path[d, CLUE_LO] = c_lo
+        path[d, CLUE_HI] = c_hi
+        path[d, DEAD_LO] = dd_lo
+        path[d, DEAD_HI] = dd_hi
+        need = True

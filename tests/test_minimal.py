@@ -1,0 +1,178 @@
+"""The one minimality check (``minimal.all_clues_needed``) and the uniqueness
+oracle, against brute force: every clue set of a 4x4 grid (uniqueness decided
+from the list of all 288 grids, no solver), and 9x9 puzzles checked clue by
+clue with the public solver."""
+from itertools import permutations
+
+import numpy as np
+import pytest
+
+from sudokustudio.core.cellset import ZERO, cell_set, clue_set, from_cells, has_cell, to_cells
+from sudokustudio.sudoku import minimal as M
+from sudokustudio.sudoku.grid import parse_puzzle
+from sudokustudio.sudoku.grids import random_grid
+from sudokustudio.sudoku.solver import count_solutions, solve
+from sudokustudio.sudoku.tables import geometry
+
+GRID4 = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.uint8)
+
+
+def _all_4x4_grids():
+    _, peers, _ = geometry(2, 2)
+    out = []
+    g = np.zeros(16, dtype=np.uint8)
+    g[:4] = [1, 2, 3, 4]
+
+    def fill(i):
+        if i == 16:
+            out.append(g.copy())
+            return
+        for d in range(1, 5):
+            if all(g[p] != d for p in peers[i] if p < i):
+                g[i] = d
+                fill(i + 1)
+        g[i] = 0
+
+    fill(4)
+    return [np.array([0, *p], dtype=np.uint8)[x] for x in out for p in permutations(range(1, 5))]
+
+
+@pytest.fixture(scope="module")
+def brute_4x4():
+    """unique[m], minimal[m] for every clue set m (bit i = cell i) of GRID4."""
+    cells = 1 << np.arange(16)
+    grids = _all_4x4_grids()
+    assert len({g.tobytes() for g in grids}) == 288
+    diffs = [int(cells[h != GRID4].sum()) for h in grids if (h != GRID4).any()]
+    m = np.arange(1 << 16)
+    unique = np.ones(1 << 16, dtype=bool)
+    for d in diffs:
+        unique &= (m & d) != 0
+    minimal = unique.copy()
+    for b in cells:
+        has = (m & b) != 0
+        minimal[has] &= ~unique[m[has] & ~b]
+    return unique, minimal
+
+
+def _clue_set(work):
+    """The clue set as the kernels take it (numba returns Python ints)."""
+    lo, hi = clue_set(work)
+    return np.uint64(lo), np.uint64(hi)
+
+
+def _puzzle_of(m):
+    mask = ((m >> np.arange(16)) & 1).astype(np.uint8)
+    return GRID4 * mask
+
+
+def test_oracle_and_minimality_check_agree_with_all_grids_on_every_4x4_clue_set(brute_4x4):
+    unique, minimal = brute_4x4
+    o = M.oracle(GRID4, (2, 2))
+    plain = M.oracle(GRID4, (2, 2), seed_uas=False)
+    for m in range(1 << 16):
+        work = _puzzle_of(m)
+        lo, hi = _clue_set(work)
+        assert M.is_unique(o, work, lo, hi) == unique[m]
+        if unique[m]:
+            before = work.copy()
+            assert M.all_clues_needed(plain, work, lo, hi, ZERO, ZERO) == minimal[m]
+            assert (work == before).all()
+    assert minimal.sum() > 0 and unique.sum() > minimal.sum()
+
+
+def test_minimality_check_skips_only_the_clues_it_is_told_are_needed(brute_4x4):
+    unique, minimal = brute_4x4
+    rng = np.random.default_rng(4)
+    o = M.oracle(GRID4, (2, 2))
+    for m in rng.choice(np.flatnonzero(unique & ~minimal), 300, replace=False):
+        work = _puzzle_of(m)
+        lo, hi = _clue_set(work)
+        redundant = [c for c in to_cells(lo, hi) if unique[m & ~(1 << c)]]
+        assert redundant
+        # told that every clue but one redundant clue is needed, the check still finds it
+        slo, shi = from_cells([c for c in to_cells(lo, hi) if c != redundant[0]])
+        assert not M.all_clues_needed(o, work, lo, hi, np.uint64(slo), np.uint64(shi))
+        # told that all the redundant ones are needed, it has nothing left to find
+        slo, shi = from_cells(redundant)
+        assert M.all_clues_needed(o, work, lo, hi, np.uint64(slo), np.uint64(shi))
+
+
+def _minimal_by_solver(p):
+    if count_solutions(p, 2) != 1:
+        return False
+    for c in np.flatnonzero(p):
+        q = p.copy()
+        q[c] = 0
+        if count_solutions(q, 2) == 1:
+            return False
+    return True
+
+
+def test_is_minimal_agrees_with_clue_by_clue_solver_checks():
+    puzzles = [parse_puzzle(s) for s in (
+        "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38",
+        "1.......2.9.4...5...6...7...5.9.3.......7.......85..4.7.....6...3...9.8...2.....1",
+    )]
+    rng = np.random.default_rng(9)
+    cases = []
+    for p in puzzles:
+        cases.append(p)
+        sol = solve(p)
+        for c in rng.choice(np.flatnonzero(p == 0), 3, replace=False):
+            q = p.copy()
+            q[c] = sol[c]          # one redundant clue more
+            cases.append(q)
+        for c in rng.choice(np.flatnonzero(p), 3, replace=False):
+            q = p.copy()
+            q[c] = 0               # one clue less
+            cases.append(q)
+    for k in range(40):
+        grid = random_grid(k)
+        keep = rng.random(81) < 0.45
+        cases.append(np.where(keep, grid, 0).astype(np.uint8))
+    verdicts = [_minimal_by_solver(q) for q in cases]
+    assert sum(verdicts) >= 2 and not all(verdicts)
+    for q, want in zip(cases, verdicts):
+        assert M.is_minimal(q) == want
+    assert M.first_not_minimal(np.array(cases)) == verdicts.index(False)
+    assert M.first_not_minimal(np.array([q for q, v in zip(cases, verdicts) if v])) == -1
+
+
+def test_fixed_oracle_reads_known_uas_and_never_learns():
+    grid = random_grid(3)
+    peers, units = geometry(3, 3)[1:]
+    lo, hi = M.cached_uas(M.oracle(grid))
+    o = M.fixed_oracle(grid, peers, units, lo.copy(), hi.copy(), len(lo))
+    c = int(to_cells(lo[0], hi[0])[0])
+    work = grid.copy()
+    work[to_cells(lo[0], hi[0])] = 0          # misses UA 0: answered without the solver
+    a, b = _clue_set(work)
+    assert not M.is_unique(o, work, a, b) and o[7][0] == 0
+    assert not has_cell(a, b, c)
+    none = np.zeros(0, dtype=np.uint64)
+    o = M.fixed_oracle(grid, peers, units, none, none, 0)
+    work = grid.copy()
+    work[:40] = 0                              # not unique: the solver says so, nothing is cached
+    a, b = _clue_set(work)
+    assert not M.is_unique(o, work, a, b)
+    assert o[7][0] == 1 and list(o[5]) == [0, 0, 0]
+
+
+def test_unique_or_ua_returns_a_cached_ua_the_clues_miss():
+    grid = random_grid(5)
+    o = M.oracle(grid, seed_uas=False)
+    rng = np.random.default_rng(2)
+    for _ in range(20):
+        keep = rng.random(81) < 0.3
+        work = np.where(keep, grid, 0).astype(np.uint8)
+        lo, hi = _clue_set(work)
+        i = M.unique_or_ua(o, work, lo, hi)
+        assert i >= 0                               # 24 clues or so: never unique
+        ua_lo, ua_hi = o[3][i], o[4][i]
+        assert (ua_lo & lo) == 0 and (ua_hi & hi) == 0
+        p = grid.copy()
+        p[to_cells(ua_lo, ua_hi)] = 0
+        assert count_solutions(p, 2) == 2           # emptying it frees it
+    one_lo, one_hi = cell_set(0)
+    assert (one_lo, one_hi) == (1, 0)
