@@ -2,8 +2,9 @@
 
     python3 benchmarks/compile.py [TARGET ...] [--shared] [--top N] [--json]
 
-A TARGET is a warm-up function as "module:function" (default: every entry
-of ``sudokustudio.warmup.WARMUPS``).  Each target runs in a child process
+A TARGET is a warm function as "module:function", or a kernel group's name
+(``sudokustudio.kernels.groups``: its warm functions in turn); default: every
+group, in the registry's order.  Each target runs in a child process
 with an empty numba cache (a fresh ``NUMBA_CACHE_DIR``), so its figure
 includes everything it compiles, its dependencies too.  ``--shared`` runs
 all targets one after the other in ONE child with one fresh cache instead
@@ -103,12 +104,14 @@ def main() -> None:
     if a.child:
         print(json.dumps(_child(a.targets)))
         return
-    targets = a.targets
-    if not targets:
-        sys.path.insert(0, str(ROOT))
-        from sudokustudio.warmup import WARMUPS
+    targets = [t for t in a.targets if ":" in t]
+    if not a.targets or len(targets) < len(a.targets):   # group names: from the registry
+        sys.path.insert(0, os.environ.get("PYTHONPATH", str(ROOT)).split(os.pathsep)[0])
+        from sudokustudio.kernels.groups import GROUPS
 
-        targets = list(WARMUPS)
+        targets = []
+        for t in a.targets or list(GROUPS):
+            targets.extend(GROUPS[t].warm if t in GROUPS else [t])
     if a.shared:
         results = _spawn(targets)["targets"]
     else:

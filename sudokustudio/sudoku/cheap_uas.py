@@ -53,7 +53,7 @@ def two_digit_uas_kernel(grid, lo, hi, max_ua):
     """All minimal UAs on two digits: the connected components of the cells of
     digits a, b (linked within each row, column and box) can swap a<->b.
     Written to lo/hi; returns how many (at most max_ua)."""
-    n = 0
+    n = np.int64(0)   # not a literal: add_minimal_ua compiles once
     pos = np.empty((10, 9), dtype=np.int64)   # pos[d, row] = column of digit d in row
     for cell in range(81):
         pos[grid[cell], cell // 9] = cell % 9

@@ -296,7 +296,7 @@ def _check_band_preserving(order, what):
 @njit(cache=True, nogil=True)
 def random_transform_kernel(rng, digit_map, perm):
     """Fill a uniformly random element of the Sudoku symmetry group (size 2*6^8*9!)."""
-    digits = np.arange(1, 10, dtype=np.uint8)
+    digits = np.arange(1, 10, dtype=np.int64)   # int64 like every shuffled array: one compiled shuffle
     shuffle_inplace(rng, digits)
     digit_map[0] = 0
     for i in range(9):

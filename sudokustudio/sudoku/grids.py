@@ -7,6 +7,9 @@ from numba import njit
 from sudokustudio.core.rng import rand_below, rand_float, seed_state, shuffle_inplace
 from sudokustudio.sudoku.solver import random_solution_kernel
 
+_ROW = np.bool_(True)     # numpy scalars, not literals: _line_cost compiles once
+_COLUMN = np.bool_(False)
+
 
 @njit(cache=True, nogil=True)
 def random_grid_kernel(rng, out):
@@ -60,14 +63,14 @@ def pairswap_grid_kernel(rng, out, max_sweeps=400):
     tried = 0
     while True:
         for b in range(9):
-            digits = np.arange(1, 10, dtype=np.uint8)
+            digits = np.arange(1, 10, dtype=np.int64)   # int64 like every shuffled array: one compiled shuffle
             shuffle_inplace(rng, digits)
             br, bc = 3 * (b // 3), 3 * (b % 3)
             for i in range(9):
                 out[(br + i // 3) * 9 + bc + i % 3] = digits[i]
         cost = 0
         for line in range(9):
-            cost += _line_cost(out, line, True) + _line_cost(out, line, False)
+            cost += _line_cost(out, line, _ROW) + _line_cost(out, line, _COLUMN)
         temperature = 0.5
         for _ in range(max_sweeps * 81):
             if cost == 0:
@@ -82,19 +85,19 @@ def pairswap_grid_kernel(rng, out, max_sweeps=400):
             a = (br + i // 3) * 9 + bc + i % 3
             c = (br + j // 3) * 9 + bc + j % 3
             ra, ca, rc, cc = a // 9, a % 9, c // 9, c % 9
-            before = _line_cost(out, ra, True) + _line_cost(out, ca, False)
+            before = _line_cost(out, ra, _ROW) + _line_cost(out, ca, _COLUMN)
             if rc != ra:
-                before += _line_cost(out, rc, True)
+                before += _line_cost(out, rc, _ROW)
             if cc != ca:
-                before += _line_cost(out, cc, False)
+                before += _line_cost(out, cc, _COLUMN)
             t = out[a]
             out[a] = out[c]
             out[c] = t
-            after = _line_cost(out, ra, True) + _line_cost(out, ca, False)
+            after = _line_cost(out, ra, _ROW) + _line_cost(out, ca, _COLUMN)
             if rc != ra:
-                after += _line_cost(out, rc, True)
+                after += _line_cost(out, rc, _ROW)
             if cc != ca:
-                after += _line_cost(out, cc, False)
+                after += _line_cost(out, cc, _COLUMN)
             delta = after - before
             if delta <= 0 or rand_float(rng) < np.exp(-delta / temperature):
                 cost += delta

@@ -122,66 +122,36 @@ def remember_other(o):
 
 
 @njit(cache=True, nogil=True)
-def solver_says_unique(o, work):
-    """One solver question: is clue set ``work`` unique?  For a box shape other
-    than 9x9 a non-unique answer leaves a second solution in ``o[6]``."""
-    grid, peers, units, other, calls = o[0], o[1], o[2], o[6], o[7]
-    calls[0] += 1
-    if grid.shape[0] == 81:
-        return count_solutions_kernel(work, _TWO) == 1
-    none = np.empty(0, dtype=np.uint64)
-    return search_g(work, peers, units, _ONE, grid, other, none, none, np.zeros(1, dtype=np.int64), _ZERO_N) == 0
-
-
-@njit(cache=True, nogil=True)
-def find_other(o, work):
-    """A solution of the non-unique clue set ``work`` other than the grid, into
-    ``o[6]``: the project solver's first one, else the generic search's."""
-    grid, peers, units, other = o[0], o[1], o[2], o[6]
-    if grid.shape[0] == 81:
-        solve_kernel(work, _TWO, other)
-        for c in range(81):
-            if other[c] != grid[c]:
-                return
-    none = np.empty(0, dtype=np.uint64)
-    search_g(work, peers, units, _ONE, grid, other, none, none, np.zeros(1, dtype=np.int64), _ZERO_N)
-
-
-@njit(cache=True, nogil=True)
 def is_unique(o, work, lo, hi):
     """Is clue set ``work`` (cells ``lo, hi``, clues from the grid) unique?
 
-    Answers from the cached UAs when it can; a learning oracle caches the UA
-    of a non-unique answer (9x9: when the project solver's first solution,
-    a second call, is not the grid itself)."""
+    Answers from the cached UAs when it can, else asks the solver (9x9: the
+    project solver; other shapes: ``search_g``, which also finds a second
+    solution).  A learning oracle caches the UA of a non-unique answer (9x9:
+    when the project solver's first solution, a second call, is not the grid
+    itself).  The solver calls are written here, not in a helper: every
+    function that calls the solver compiles it again (~1 CPU-s each).
+    """
     if missed_ua(o, lo, hi) >= 0:
         return False
-    if solver_says_unique(o, work):
-        return True
-    if o[5][2]:
-        grid, other = o[0], o[6]
-        if grid.shape[0] == 81:
+    grid, peers, units, ua_n, other, calls = o[0], o[1], o[2], o[5], o[6], o[7]
+    calls[0] += 1
+    if grid.shape[0] == 81:
+        if count_solutions_kernel(work, _TWO) == 1:
+            return True
+        if ua_n[2]:
             # counting is several times cheaper than solving: only now solve
             solve_kernel(work, _TWO, other)
+    else:
+        none = np.empty(0, dtype=np.uint64)
+        if search_g(work, peers, units, _ONE, grid, other, none, none, np.zeros(1, dtype=np.int64), _ZERO_N) == 0:
+            return True
+    if ua_n[2]:
         for c in range(grid.shape[0]):
             if other[c] != grid[c]:
                 remember_other(o)
                 break
     return False
-
-
-@njit(cache=True, nogil=True)
-def unique_or_ua(o, work, lo, hi):
-    """-1 if clue set ``work`` is unique, else the slot of a cached UA it misses
-    (found and cached if need be: the oracle must learn)."""
-    i = missed_ua(o, lo, hi)
-    if i >= 0:
-        return i
-    if solver_says_unique(o, work):
-        return -1
-    if o[0].shape[0] == 81:
-        find_other(o, work)
-    return remember_other(o)
 
 
 @njit(cache=True, nogil=True)
@@ -345,14 +315,17 @@ def minimals_containing(o, base_mask, max_clues, out, counts_by_c):
     with at most ``max_clues`` clues.
 
     Hitting-set branching: a non-unique set T has an unavoidable set U
-    disjoint from it; every unique superset contains a cell of U.  Branch i
+    disjoint from it (the oracle must learn); every unique superset contains
+    a cell of U.  Branch i
     adds U's i-th allowed cell and forbids its earlier ones, so each superset
     is reached once; a unique set is a leaf (its proper supersets are not
     minimal).  Returns the number of minimals written to ``out``.
     """
-    grid, ua_lo, ua_hi, ua_n = o[0], o[3], o[4], o[5]
+    grid, peers, units, ua_lo, ua_hi, ua_n, other = o[0], o[1], o[2], o[3], o[4], o[5], o[6]
     N = grid.shape[0]
     work = np.zeros(N, dtype=np.uint8)
+    none = np.empty(0, dtype=np.uint64)
+    n_found = np.zeros(1, dtype=np.int64)
     lo = ZERO
     hi = ZERO
     size = 0
@@ -373,7 +346,12 @@ def minimals_containing(o, base_mask, max_clues, out, counts_by_c):
     while True:
         # ---- process node: clue set work (size clues), forbidden cells fixed
         nb = 0
-        ui = unique_or_ua(o, work, lo, hi)
+        ui = -1
+        if not is_unique(o, work, lo, hi):
+            ui = missed_ua(o, lo, hi)
+            if ui < 0:  # 9x9: the project solver's first solution was the grid itself
+                search_g(work, peers, units, _ONE, grid, other, none, none, n_found, _ZERO_N)
+                ui = remember_other(o)
         if ui < 0:
             if all_clues_needed(o, work, lo, hi, ZERO, ZERO):
                 counts_by_c[size] += 1

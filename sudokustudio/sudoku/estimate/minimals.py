@@ -46,26 +46,6 @@ def _random_subset(rng, N, k, perm, mask):
 
 
 @njit(cache=True, nogil=True)
-def _grid_for_sample(rng, r, c, weighted, grid):
-    """A grid and its weight relative to uniform.
-
-    weighted: the row-wise sampler's grid with W = 1/q (0.0 on a dead end,
-    which the caller counts as a sample of value 0).  Otherwise (biased, for
-    comparison): the randomized solver's grid for 9x9, an unweighted
-    row-wise grid for other shapes, W = 1.
-    """
-    if weighted:
-        return rows_grid_g(rng, r, c, grid)
-    if r * c == 9:
-        empty = np.zeros(81, dtype=np.uint8)
-        random_solution_kernel(empty, rng, grid)
-        return 1.0
-    while True:
-        if rows_grid_g(rng, r, c, grid) > 0:
-            return 1.0
-
-
-@njit(cache=True, nogil=True)
 def _clues_of(o, perm, first, work):
     """work := the grid on the cells perm[first:]; returns their cell set."""
     grid = o[0]
@@ -82,43 +62,17 @@ def _clues_of(o, perm, first, work):
 
 
 @njit(cache=True, nogil=True)
-def _probe_singletons(o, rng, c_lo, c_hi, perm, mask, work, cnt):
-    """One random c-clue set for each c in c_lo..c_hi: counts the minimal ones."""
+def _masked(o, mask, work):
+    """work := the grid on the cells of ``mask``; returns their cell set."""
     grid = o[0]
-    N = grid.shape[0]
-    for c in range(c_lo, c_hi + 1):
-        _random_subset(rng, N, c, perm, mask)
-        lo = ZERO
-        hi = ZERO
-        for x in range(N):
-            work[x] = 0
-            if mask[x]:
-                work[x] = grid[x]
-                lo, hi = add_cell(lo, hi, x)
-        if is_unique(o, work, lo, hi) and all_clues_needed(o, work, lo, hi, ZERO, ZERO):
-            cnt[c] += 1
-
-
-@njit(cache=True, nogil=True)
-def _probe_path(o, rng, perm, mask, work, cnt):
-    """Delete cells in a random order; the last unique set on the path (found by
-    bisection) is counted when it is minimal (deleting the next cell on the
-    path is known to break uniqueness)."""
-    N = o[0].shape[0]
-    _random_subset(rng, N, N, perm, mask)
-    lo = 0       # after lo deletions: unique
-    hi = N       # after hi deletions: not unique (the empty set)
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        a, b = _clues_of(o, perm, mid, work)
-        if is_unique(o, work, a, b):
-            lo = mid
-        else:
-            hi = mid
-    a, b = _clues_of(o, perm, lo, work)
-    skip_lo, skip_hi = cell_set(perm[lo])
-    if all_clues_needed(o, work, a, b, skip_lo, skip_hi):
-        cnt[N - lo] += 1
+    lo = ZERO
+    hi = ZERO
+    for x in range(grid.shape[0]):
+        work[x] = 0
+        if mask[x]:
+            work[x] = grid[x]
+            lo, hi = add_cell(lo, hi, x)
+    return lo, hi
 
 
 @njit(cache=True, nogil=True)
@@ -139,16 +93,33 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
     work = np.zeros(N, dtype=np.uint8)
     cnt = np.zeros(N + 1, dtype=np.int64)
     out = np.zeros((0, N), dtype=np.uint8)
+    empty = np.zeros(N, dtype=np.uint8)
     for _ in range(n_grids_samples):
-        w = _grid_for_sample(rng, box_r, box_c, weighted, grid)
-        if w == 0.0:
-            continue
-        w *= inv_count if weighted else 1.0
+        # the grid and its weight relative to uniform: the row-wise sampler's W = 1/q
+        # (0.0 on a dead end: a sample of value 0); or, biased, the randomized
+        # solver's grid for 9x9, an unweighted row-wise grid for other shapes
+        if weighted:
+            w = rows_grid_g(rng, box_r, box_c, grid) * inv_count
+            if w == 0.0:
+                continue
+        elif N == 81:
+            random_solution_kernel(empty, rng, grid)
+            w = 1.0
+        else:
+            while rows_grid_g(rng, box_r, box_c, grid) == 0.0:
+                pass
+            w = 1.0
         o = new_oracle(grid, peers, units)
         cnt[:] = 0
+        # the probes are written here, not in helpers: a helper asking the oracle
+        # would compile the solver again (~1 CPU-s each)
         for _p in range(per_grid):
-            if method == 0:
-                _probe_singletons(o, rng, c_lo, c_hi, perm, mask, work, cnt)
+            if method == 0:    # singletons: one random c-clue set for each c
+                for c in range(c_lo, c_hi + 1):
+                    _random_subset(rng, N, c, perm, mask)
+                    lo, hi = _masked(o, mask, work)
+                    if is_unique(o, work, lo, hi) and all_clues_needed(o, work, lo, hi, ZERO, ZERO):
+                        cnt[c] += 1
             elif method == 1:
                 _random_subset(rng, N, s, perm, mask)
                 minimals_in_subset(o, mask, out, cnt)
@@ -156,7 +127,22 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
                 _random_subset(rng, N, s, perm, mask)
                 minimals_containing(o, mask, c_hi, out, cnt)
             else:
-                _probe_path(o, rng, perm, mask, work, cnt)
+                # path: delete cells in a random order; the last unique set on the path
+                # (bisection) counts when minimal (deleting the next cell breaks uniqueness)
+                _random_subset(rng, N, N, perm, mask)
+                good = 0       # after good deletions: unique
+                bad = N        # after bad deletions: not unique (the empty set)
+                while bad - good > 1:
+                    mid = (good + bad) // 2
+                    lo, hi = _clues_of(o, perm, mid, work)
+                    if is_unique(o, work, lo, hi):
+                        good = mid
+                    else:
+                        bad = mid
+                lo, hi = _clues_of(o, perm, good, work)
+                skip_lo, skip_hi = cell_set(perm[good])
+                if all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
+                    cnt[N - good] += 1
         calls[0] += o[7][0]
         for c in range(N + 1):
             if cnt[c]:

@@ -158,7 +158,11 @@ class GeneratorJob(BatchJob):
         return describe_result(self.method, total)
 
     def warm_up(self) -> None:
-        warm_up()
+        """Load (or compile) this generator's kernels: one tiny batch of it."""
+        s = self.spec
+        GeneratorJob(s["method"], per_batch=10 if s["method"] == "controlled-bias" else 1,
+                     grid_source=s["grid_source"], pool_size=1, pool_grids=s["pool_grids"], verify=s["verify"],
+                     difficulty=s["difficulty"]).run_batch(0, 1)
 
 
 def warm_up() -> None:

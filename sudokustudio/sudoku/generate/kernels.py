@@ -210,27 +210,6 @@ def _puzzle_after(grid, order, k, puzzle):
 
 
 @njit(cache=True, nogil=True)
-def _first_non_unique_step(grid, order, good, lo, hi, n_ua, puzzle, calls):
-    """Bisection of the first non-unique step in (good, 65] of a path whose step
-    ``good`` is unique (81 - 16 deletions leave 16 clues, never unique).
-    UAs first, then the solver.  Returns (last unique step, solver calls)."""
-    bad = 65
-    while bad - good > 1:
-        mid = (good + bad) // 2
-        d_lo, d_hi = _deleted_set(order, mid)
-        unique = False
-        if not _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
-            _puzzle_after(grid, order, mid, puzzle)
-            calls += 1
-            unique = count_solutions_kernel(puzzle, _TWO) == 1
-        if unique:
-            good = mid
-        else:
-            bad = mid
-    return good, calls
-
-
-@njit(cache=True, nogil=True)
 def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, units, blind, n_paths,
                            out, tries_out, counters):
     """Run ``n_paths`` controlled-bias paths (one grid each); write the minimal
@@ -268,7 +247,23 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
         calls += 1
         if count_solutions_kernel(puzzle, _TWO) != 1:
             continue
-        good, calls = _first_non_unique_step(grid, order, blind, lo, hi, n_ua, puzzle, calls)
+        # first non-unique step in (good, bad] (81 - 16 deletions leave 16 clues: never unique),
+        # by bisection: UAs first, then the solver (written here: a helper calling the
+        # solver would compile it again)
+        good = blind
+        bad = 65
+        while bad - good > 1:
+            mid = (good + bad) // 2
+            d_lo, d_hi = _deleted_set(order, mid)
+            unique = False
+            if not _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
+                _puzzle_after(grid, order, mid, puzzle)
+                calls += 1
+                unique = count_solutions_kernel(puzzle, _TWO) == 1
+            if unique:
+                good = mid
+            else:
+                bad = mid
         _puzzle_after(grid, order, good, puzzle)
         # the only candidate of the path; deleting order[good] is known to break uniqueness
         o = fixed_oracle(grid, peers, units, lo, hi, n_ua)

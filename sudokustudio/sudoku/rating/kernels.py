@@ -29,7 +29,7 @@ Conventions of the results:
   defined for puzzles with a unique solution only; rating a multi-solution
   puzzle would search every whip up to the cap for nothing).
 
-Algorithm of ``w_rating_kernel``: BRT to fixpoint, then for L = 1, 2, ...
+Algorithm of ``w_path_kernel``: BRT to fixpoint, then for L = 1, 2, ...
 every candidate is tried as a target for a whip of length <= L (depth-first,
 fixed-size stacks); each elimination is followed by BRT, and after a sweep
 that eliminated something the search restarts at L = 1.  Since the theories
@@ -350,23 +350,15 @@ def _write_whip(row, z, n, path, link_i, var_j):
 
 
 @njit(cache=True, nogil=True)
-def w_rating_kernel(puzzle, cap):
-    """The W-rating of ``puzzle`` (uint8[81]) with whips of length <= cap.
-
-    Returns (rating, n_candidates_after_brt): rating 0 = BRT solves it,
-    cap + 1 = not solved within the cap, -1 = BRT met a contradiction (no
-    solution).  The caller checks uniqueness (see ``rate_batch_kernel``).
-    """
-    rating, n_after_brt, _ = w_path_kernel(puzzle, cap, np.empty((0, TRACE_WIDTH), dtype=np.int32))
-    return rating, n_after_brt
-
-
-@njit(cache=True, nogil=True)
 def w_path_kernel(puzzle, cap, trace):
-    """``w_rating_kernel`` that also writes each whip elimination, in order,
-    to the rows of ``trace`` (int32[K, TRACE_WIDTH], as many as fit).
+    """The W-rating of ``puzzle`` (uint8[81]) with whips of length <= cap, and
+    each whip elimination, in order, in the rows of ``trace`` (int32[K,
+    TRACE_WIDTH], as many as fit; K = 0 for the rating alone).
 
-    Returns (rating, n_candidates_after_brt, n_eliminations).
+    Returns (rating, n_candidates_after_brt, n_eliminations): rating 0 = BRT
+    solves it, cap + 1 = not solved within the cap, -1 = BRT met a
+    contradiction (no solution).  The caller checks uniqueness (see
+    ``rate_batch_kernel``).
     """
     if cap > MAX_CAP:
         cap = MAX_CAP
@@ -448,6 +440,7 @@ def rate_batch_kernel(puzzles, cap, ratings, n_cands):
     solution or several); ``n_cands[i]``: candidates left after BRT (-1 when
     BRT meets a contradiction).
     """
+    no_trace = np.empty((0, TRACE_WIDTH), dtype=np.int32)
     for i in range(puzzles.shape[0]):
         n_solutions = count_solutions_kernel(puzzles[i], _TWO)
         if n_solutions != 1:
@@ -455,7 +448,7 @@ def rate_batch_kernel(puzzles, cap, ratings, n_cands):
             ratings[i] = W_INVALID
             n_cands[i] = nc
             continue
-        w, nc = w_rating_kernel(puzzles[i], cap)
+        w, nc, _ = w_path_kernel(puzzles[i], cap, no_trace)
         ratings[i] = w
         n_cands[i] = nc
 

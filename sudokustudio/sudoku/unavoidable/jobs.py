@@ -155,14 +155,13 @@ def warm_up() -> None:
     """Compile the UA kernels on a small input, with the app's types."""
     from sudokustudio.sudoku.grids import random_grid
     from sudokustudio.sudoku.unavoidable.groups import greedy_disjoint_kernel, misses_known_ua
-    from sudokustudio.sudoku.unavoidable.harvest import is_minimal_ua, other_solution
+    from sudokustudio.sudoku.unavoidable.harvest import other_solution
 
     g = random_grid(7)
     uas = harvest(g, 6, random_sets=2)
     greedy_disjoint_kernel(uas.lo, uas.hi, np.empty(len(uas), dtype=np.int64))
     disjoint_groups(uas, node_limit=1000)
     misses_known_ua(np.zeros(81, dtype=np.uint8), uas)
-    is_minimal_ua(g, uas.lo[0], uas.hi[0])
     other_solution(g, uas.lo[0], uas.hi[0], np.zeros(81, dtype=np.uint8))
     job = UASearchJob("".join(map(str, g)), 3, "", 6, True, 1, 4)
     job.prepare(uas)

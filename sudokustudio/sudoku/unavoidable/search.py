@@ -23,7 +23,7 @@ from numba import njit
 from sudokustudio.core.cellset import FULL_HI81, FULL_LO, ZERO, cell_set, cells_of, diff_set, has_cell, restrict
 from sudokustudio.core.bits import popcount64
 from sudokustudio.sudoku.generic import search_g
-from sudokustudio.sudoku.minimal import all_clues_needed, solver_says_unique
+from sudokustudio.sudoku.minimal import all_clues_needed, is_unique
 
 S_NODES, S_LEAVES, S_ADDED, S_FORWARD_PRUNES, S_PUZZLES, S_NONMINIMAL, S_OVERFLOW, S_FRONTIER = range(8)
 N_STATS = 8
@@ -77,12 +77,12 @@ def _record_node(front, stats, clo, chi, dlo, dhi):
 def _check_leaf(o, clo, chi, out_puz, stats):
     """A complete hitting set: if unique and minimal, a puzzle.  Returns the
     UA it misses when it is not unique (the difference to the first other
-    solution of ``search_g``), else (0, 0)."""
+    solution of ``search_g``), else (0, 0).  ``o``: a fixed oracle."""
     grid, peers, units = o[0], o[1], o[2]
     stats[S_LEAVES] += 1
     puzzle = np.empty(81, dtype=np.uint8)
     restrict(grid, clo, chi, puzzle)
-    if solver_says_unique(o, puzzle):
+    if is_unique(o, puzzle, clo, chi):
         if all_clues_needed(o, puzzle, clo, chi, ZERO, ZERO):
             p = stats[S_PUZZLES]
             if p < out_puz.shape[0]:
@@ -298,7 +298,7 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
         return
     L_n[0] = m
     path[0, :4] = node[:4]
-    d = 0
+    d = np.int64(0)   # not a literal: the helpers taking d compile once
     need = True
     while True:
         if need:  # a new node at depth d: list its branch cells
