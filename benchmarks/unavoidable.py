@@ -151,7 +151,8 @@ def pretest_benchmark(n_grids=20, seed=11):
             pre_u += count_solutions_kernel(s, 2) == 1
         t_pre = time.process_time() - t0
         assert pre_u == plain_u
-        print(f"pre-test: random {c}-clue subsets of one grid: solver only {t_plain / len(subsets) * 1e6:.0f} us/check; "
+        print(f"pre-test: random {c}-clue subsets of one grid: "
+              f"solver only {t_plain / len(subsets) * 1e6:.0f} us/check; "
               f"with pre-test ({len(uas)} quick UAs, harvest {th * 1000:.0f} ms once) "
               f"{t_pre / len(subsets) * 1e6:.0f} us/check, {skipped / len(subsets):.0%} decided without the solver",
               flush=True)
