@@ -9,11 +9,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from sudokustudio.survo.board import SurvoBoard, w_of, w_of_kernel
+from sudokustudio.survo.board import SurvoBoard, swap_delta_w, w_of
 from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle, parse_survo, read_survo, write_survo
-from sudokustudio.survo.setup import (chi_square, chi_square_kernel, givens_setup, product_setup,
-                                      products_table)
-from sudokustudio.survo.solve import (best_hint, count_solutions, min_swaps, min_swaps_kernel,
+from sudokustudio.survo.setup import chi_square, givens_setup, product_setup, products_table
+from sudokustudio.survo.solve import (best_hint, count_solutions, min_swaps,
                                       reducing_swaps, solve_survo, swap_distribution, swap_moments)
 
 RES = Path(__file__).resolve().parent.parent / "resources" / "survo"
@@ -150,7 +149,7 @@ def test_min_swaps_and_reducing_swaps_agree_with_bfs():
     for _ in range(40):
         t = rng.permutation(6).astype(np.int16).reshape(2, 3) + 1
         d = dist[tuple(t.ravel())]
-        assert min_swaps(t, sol) == d == min_swaps_kernel(t, sol)
+        assert min_swaps(t, sol) == d
         for a, b in reducing_swaps(t, sol):
             u = t.copy()
             u[t == a], u[t == b] = b, a
@@ -261,12 +260,14 @@ def test_chi_square_matches_formula():
     t = np.array([[1, 3, 4, 6], [2, 7, 9, 10], [5, 11, 13, 15], [8, 12, 14, 16]])
     e = np.outer(t.sum(1), t.sum(0)) / t.sum()
     assert chi_square(t) == pytest.approx(((t - e) ** 2 / e).sum(), rel=1e-12)
-    assert chi_square_kernel(t.astype(np.float64)) < 9  # seed 001: below the 9 degrees of freedom
+    assert chi_square(t.astype(np.float64)) < 9  # seed 001: below the 9 degrees of freedom
 
 
-def test_w_kernel():
+def test_w_and_swap_delta():
     t = product_setup(WORKED.row_sums, WORKED.col_sums)
-    assert w_of_kernel(t, WORKED.row_sums, WORKED.col_sums) == 6
+    assert w_of(t, WORKED.row_sums, WORKED.col_sums) == 6
+    # swapping 5 and 6 (cells (0, 3) and (2, 0)) gives seed 001's W = 4; the table is unchanged
+    assert swap_delta_w(t, WORKED.row_sums, WORKED.col_sums, 0, 3, 2, 0) == 4 and t[0, 3] == 5
 
 
 # ------------------------------------------------------------- formats
@@ -346,7 +347,7 @@ def test_min_swaps_of_random_tables_agree_with_exact_distribution():
     rng = np.random.default_rng(16)
     sol = np.arange(1, 17, dtype=np.int16).reshape(4, 4)
     n = 20000
-    obs = np.array([min_swaps_kernel((rng.permutation(16) + 1).astype(np.int16).reshape(4, 4), sol)
+    obs = np.array([min_swaps((rng.permutation(16) + 1).astype(np.int16).reshape(4, 4), sol)
                     for _ in range(n)])
     mean, var = swap_moments(16)
     se = math.sqrt(float(var) / n)

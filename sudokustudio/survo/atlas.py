@@ -76,9 +76,8 @@ from sudokustudio.core.plain import plain_dataclass
 
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.bits import lowest_index64
-from sudokustudio.survo.board import w_of_kernel
-from sudokustudio.survo.setup import chi_square_kernel, product_setup_kernel
-from sudokustudio.survo.solve import min_swaps_kernel, solve_survo_kernel
+from sudokustudio.survo.setup import chi_squares, product_setups
+from sudokustudio.survo.solve import solve_kernel
 
 #: S(m, n) of REFERENCES.md (Mustonen), keyed by (m, n) with m <= n.
 KNOWN_COUNTS = {(2, 2): 1, (2, 3): 18, (2, 4): 62, (2, 5): 278, (2, 6): 1146, (2, 7): 5706,
@@ -636,12 +635,12 @@ def _partitions_for(m, n, r, masks, start, perms, inverse, compose, fact, row_or
 
 @njit(cache=True, nogil=True)
 def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, fact, row_orders,
-                         key_buf, records, chi2, counters, verify=True):
+                         key_buf, records, counters, verify=True):
     """Unique open puzzles whose sorted row sums are among ``vectors``.
 
     ``key_buf`` int64[K] scratch for the surviving column-sum keys of one
-    vector; ``records`` int64[R, m + n + 2·m·n + 2] and ``chi2`` float64[R]
-    receive the puzzles (layout in the module comment).  counters (int64[5])
+    vector; ``records`` int64[R, m + n + 2·m·n + 2] receives the row sums,
+    column sums and solution of each puzzle (the rest: ``complete_records``).  counters (int64[5])
     gets: puzzles found, trade-free tables, candidates checked, the largest
     key count of one vector, and the number of vectors done: a vector whose
     keys exceed len(key_buf) stops the run before it (the caller resumes
@@ -686,7 +685,6 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
     c = np.zeros(n, np.int64)
     givens = np.zeros((m, n), np.int16)
     sol = np.zeros((1, m, n), np.int16)
-    setup = np.zeros((m, n), np.int16)
     found = 0
     for q in range(vectors.shape[0]):
         r = vectors[q]
@@ -716,7 +714,7 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
                 if not verify:   # profiling: enumeration and dedupe only
                     a = b
                     continue
-                cnt, _ = solve_survo_kernel(r, c, givens, 2, sol)
+                cnt, _ = solve_kernel(r, c, givens, 2, -1, sol)
                 if cnt == 1:
                     if found < records.shape[0]:
                         rec = records[found]
@@ -724,15 +722,10 @@ def atlas_vectors_kernel(m, n, vectors, masks, start, perms, inverse, compose, f
                             rec[i] = r[i]
                         for j in range(n):
                             rec[m + j] = c[j]
-                        product_setup_kernel(r, c, setup)
                         o = m + n
                         for i in range(m):
                             for j in range(n):
                                 rec[o + i * n + j] = sol[0, i, j]
-                                rec[o + N + i * n + j] = setup[i, j]
-                        rec[o + 2 * N] = w_of_kernel(setup, r, c)
-                        rec[o + 2 * N + 1] = min_swaps_kernel(setup, sol[0])
-                        chi2[found] = chi_square_kernel(sol[0])
                     found += 1
             a = b
         counters[4] = q + 1
@@ -933,6 +926,43 @@ def check_size(m: int, n: int) -> None:
         raise ValueError(f"atlas size {m}x{n}: at most {MAX_CELLS} cells")
 
 
+def complete_records(m: int, n: int, records: np.ndarray) -> np.ndarray:
+    """Fill the setup, W and min-swaps columns of records holding row sums, column sums and
+    solution; returns the chi-square of each solution (numpy over all records at once)."""
+    N = m * n
+    o = m + n
+    r = records[:, :m]
+    c = records[:, m:o]
+    sols = records[:, o:o + N].reshape(-1, m, n)
+    setups = product_setups(r, c)
+    records[:, o + N:o + 2 * N] = setups.reshape(-1, N)
+    t = setups.astype(np.int64)
+    records[:, o + 2 * N] = (np.abs(t.sum(axis=2) - r).sum(axis=1) + np.abs(t.sum(axis=1) - c).sum(axis=1))
+    records[:, o + 2 * N + 1] = N - cycle_counts(setups.reshape(-1, N), sols.reshape(-1, N))
+    return chi_squares(sols)
+
+
+def cycle_counts(tables: np.ndarray, solutions: np.ndarray) -> np.ndarray:
+    """Cycles of each table -> solution permutation (rows of int[k, N] holding 1..N).
+
+    perm[x] = the cell of the table holding the number that belongs at x; a
+    cycle is counted at its smallest cell, found by pointer doubling.
+    """
+    k, N = tables.shape
+    rows = np.arange(k)[:, None]
+    pos = np.empty((k, N + 1), dtype=np.int64)
+    pos[rows, tables] = np.arange(N)[None, :]
+    perm = np.take_along_axis(pos, solutions.astype(np.int64), axis=1)
+    low = np.broadcast_to(np.arange(N), (k, N)).copy()
+    step = perm
+    span = 1
+    while span < N:
+        low = np.minimum(low, np.take_along_axis(low, step, axis=1))
+        step = np.take_along_axis(step, step, axis=1)
+        span *= 2
+    return (low == np.arange(N)[None, :]).sum(axis=1)
+
+
 def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> AtlasResult:
     """The atlas part for the given sorted row-sum vectors (one batch)."""
     t0 = time.thread_time()
@@ -941,27 +971,25 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
     vectors = np.ascontiguousarray(vectors, dtype=np.int64).reshape(-1, m)
     key_cap = 1 << 16
     rec_cap = 1 << 12
-    parts, chi_parts = [], []
+    parts = []
     tables = candidates = 0
     done = 0
     while done < len(vectors):
         key_buf = np.zeros(key_cap, np.int64)
         records = np.zeros((rec_cap, record_width(m, n)), np.int64)
-        chi2 = np.zeros(rec_cap)
         counters = np.zeros(5, np.int64)
         found = atlas_vectors_kernel(m, n, vectors[done:], masks, start, perms, inverse, compose, fact,
-                                     row_orders, key_buf, records, chi2, counters, verify)
+                                     row_orders, key_buf, records, counters, verify)
         key_cap = max(key_cap, int(counters[3]) + 1024)
         if found > rec_cap:
             rec_cap = int(found)   # redo this part with room for every puzzle
             continue
         parts.append(records[:found].copy())
-        chi_parts.append(chi2[:found].copy())
         tables += int(counters[1])
         candidates += int(counters[2])
         done += int(counters[4])
     records = np.concatenate(parts) if parts else np.zeros((0, record_width(m, n)), np.int64)
-    chi2 = np.concatenate(chi_parts) if chi_parts else np.zeros(0)
+    chi2 = complete_records(m, n, records)
     return AtlasResult(m, n, records, chi2, tables, candidates, len(vectors), time.thread_time() - t0)
 
 

@@ -2,52 +2,29 @@
 
 W = Σ|computed − required| over the rows and the columns (DESIGN.md).
 A swap exchanges two numbers (by value, as /SP_SWAP does); a given never moves.
+Plain numpy, no numba: the board is playable the moment the window shows.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from sudokustudio.survo.puzzle import SurvoPuzzle
 
 
-@njit(cache=True, nogil=True)
-def w_of_kernel(table, row_sums, col_sums):
-    """W = Σ|row sum − required| + Σ|column sum − required|."""
-    m, n = table.shape
-    w = 0
-    for i in range(m):
-        s = 0
-        for j in range(n):
-            s += table[i, j]
-        w += abs(s - row_sums[i])
-    for j in range(n):
-        s = 0
-        for i in range(m):
-            s += table[i, j]
-        w += abs(s - col_sums[j])
-    return w
-
-
-@njit(cache=True, nogil=True)
-def swap_delta_w_kernel(table, row_sums, col_sums, a_i, a_j, b_i, b_j):
-    """W after swapping cells (a_i, a_j) and (b_i, b_j), without changing ``table``."""
-    va = table[a_i, a_j]
-    vb = table[b_i, b_j]
-    table[a_i, a_j] = vb
-    table[b_i, b_j] = va
-    w = w_of_kernel(table, row_sums, col_sums)
-    table[a_i, a_j] = va
-    table[b_i, b_j] = vb
-    return w
-
-
 def w_of(table, row_sums, col_sums) -> int:
-    return int(w_of_kernel(np.ascontiguousarray(table, dtype=np.int16),
-                           np.ascontiguousarray(row_sums, dtype=np.int64),
-                           np.ascontiguousarray(col_sums, dtype=np.int64)))
+    """W = Σ|row sum − required| + Σ|column sum − required| (plain numpy: no compile wait)."""
+    t = np.asarray(table, dtype=np.int64)
+    return int(np.abs(t.sum(axis=1) - np.asarray(row_sums)).sum()
+               + np.abs(t.sum(axis=0) - np.asarray(col_sums)).sum())
+
+
+def swap_delta_w(table, row_sums, col_sums, a_i, a_j, b_i, b_j) -> int:
+    """W after swapping cells (a_i, a_j) and (b_i, b_j), without changing ``table``."""
+    t = np.array(table, dtype=np.int64)
+    t[a_i, a_j], t[b_i, b_j] = t[b_i, b_j], t[a_i, a_j]
+    return w_of(t, row_sums, col_sums)
 
 
 @dataclass(frozen=True)

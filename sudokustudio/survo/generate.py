@@ -14,23 +14,24 @@ A random permutation of 1..N fills the table; its margins are the puzzle.
   if the puzzle stays unique, moves away from the monotone start; finally
   rows and columns are permuted at random.  The puzzles are therefore not
   uniform over all uniquely solvable ones (they lean towards tables close to
-  monotone, i.e. close to the product setup); difficulty is reported with
-  each puzzle and the New-puzzle dialog filters on it.
+  monotone, i.e. close to the product setup).
 
-Every step draws from the explicit RNG state, so (m, n, k, seed) always
-gives the same puzzle.  Difficulty is the initial W of the setup and the
-minimum number of swaps from it.
+Plain Python around one numba kernel, the exact solver
+(``solve.solve_kernel``): a solver call costs far more than the Python
+around it, and only the solver has to be compiled before a first puzzle.
+Every step draws from an explicit ``numpy.random.Generator`` seeded from
+the request, so (m, n, k, seed) always gives the same puzzle.  Difficulty
+is the initial W of the setup and the minimum number of swaps from it.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
-from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
 from sudokustudio.survo.puzzle import SurvoPuzzle
-from sudokustudio.survo.solve import solve_survo_budget_kernel
+from sudokustudio.survo.solve import solve_kernel
+
 
 class GenerationError(ValueError):
     """No puzzle met the request (size, givens, difficulty range) in the tries allowed."""
@@ -43,162 +44,96 @@ CHECK_BUDGET = 500_000
 WALK_BUDGET = 100_000
 
 
-@njit(cache=True, nogil=True)
-def _margins(table, rs, cs):
-    m, n = table.shape
-    for i in range(m):
-        rs[i] = 0
-    for j in range(n):
-        cs[j] = 0
-    for i in range(m):
-        for j in range(n):
-            rs[i] += table[i, j]
-            cs[j] += table[i, j]
+def rng_for(*key: int) -> np.random.Generator:
+    """The explicit random generator of a request (any tuple of non-negative integers)."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([int(k) & 0xFFFFFFFF for k in key]
+                                                                      + [int(k) >> 32 for k in key])))
 
 
-@njit(cache=True, nogil=True)
-def _count(table, mask, limit, rs, cs, givens, sols, budget):
-    """Solutions of the puzzle made of table's margins and its masked cells (-1: budget ran out)."""
-    m, n = table.shape
-    _margins(table, rs, cs)
-    for i in range(m):
-        for j in range(n):
-            givens[i, j] = table[i, j] if mask[i, j] else 0
-    c, _ = solve_survo_budget_kernel(rs, cs, givens, limit, budget, sols)
-    return c
+class Checker:
+    """Counts the solutions (up to 2) of the puzzle made of a table's margins and masked cells."""
+
+    def __init__(self, m: int, n: int):
+        self.sols = np.zeros((2, m, n), dtype=np.int16)
+        self.calls = 0
+        self.nodes = 0
+
+    def count(self, table: np.ndarray, mask: np.ndarray, budget: int) -> int:
+        """1 = unique, 0 = none, 2 = at least two (in ``sols``), -1 = the budget ran out."""
+        self.calls += 1
+        givens = np.where(mask, table, 0).astype(np.int16)
+        c, nodes = solve_kernel(table.sum(axis=1).astype(np.int64), table.sum(axis=0).astype(np.int64),
+                                givens, 2, budget, self.sols)
+        self.nodes += int(nodes)
+        return int(c)
+
+    def other_solution(self, table: np.ndarray) -> np.ndarray:
+        """After count() == 2: a solution different from ``table``."""
+        return self.sols[1] if np.array_equal(self.sols[0], table) else self.sols[0]
 
 
-@njit(cache=True, nogil=True)
-def _add_givens(table, mask, k, state, rs, cs, givens, sols):
-    """Give cells where a second solution differs until unique (True) or k is exceeded."""
-    m, n = table.shape
-    N = m * n
-    diff = np.empty(N, dtype=np.int64)
+def add_givens_until_unique(table: np.ndarray, mask: np.ndarray, max_givens: int, rng: np.random.Generator,
+                            checker: Checker, budget: int = CHECK_BUDGET) -> bool:
+    """Give cells where a second solution differs until unique (True) or ``max_givens`` is exceeded.
+
+    ``mask`` (bool[m, n]) is updated in place.
+    """
     while True:
-        c = _count(table, mask, 2, rs, cs, givens, sols, CHECK_BUDGET)
+        c = checker.count(table, mask, budget)
         if c == 1:
             return True
-        if c < 0:
+        if c < 0 or int(mask.sum()) >= max_givens:
             return False
-        if int(mask.sum()) >= k:
-            return False
-        # sols[0], sols[1] are two solutions; at least one differs from the table
-        other = sols[0]
-        same = True
-        for i in range(m):
-            for j in range(n):
-                if other[i, j] != table[i, j]:
-                    same = False
-        if same:
-            other = sols[1]
-        nd = 0
-        for i in range(m):
-            for j in range(n):
-                if other[i, j] != table[i, j]:
-                    diff[nd] = i * n + j
-                    nd += 1
-        pick = diff[rand_below(state, nd)]
-        mask[pick // n, pick % n] = True
+        diff = np.flatnonzero(checker.other_solution(table) != table)
+        pick = int(diff[rng.integers(len(diff))])
+        mask.flat[pick] = True
 
 
-@njit(cache=True, nogil=True)
-def _sort_table(table):
+def monotone(table: np.ndarray) -> np.ndarray:
     """Sort every row, then every column: a monotone table (rows stay sorted)."""
-    m, n = table.shape
-    for i in range(m):
-        table[i, :] = np.sort(table[i, :])
-    for j in range(n):
-        table[:, j] = np.sort(table[:, j])
+    return np.sort(np.sort(table, axis=1), axis=0)
 
 
-@njit(cache=True, nogil=True)
-def _permute_lines(state, table, mask):
-    """Random row and column permutations (the puzzle stays uniquely solvable)."""
-    m, n = table.shape
-    rp = np.arange(m)
-    cp = np.arange(n)
-    shuffle_inplace(state, rp)
-    shuffle_inplace(state, cp)
-    t2 = table.copy()
-    m2 = mask.copy()
-    for i in range(m):
-        for j in range(n):
-            table[i, j] = t2[rp[i], cp[j]]
-            mask[i, j] = m2[rp[i], cp[j]]
-
-
-@njit(cache=True, nogil=True)
-def random_puzzle_kernel(m, n, k, state, walk_steps, max_attempts, table_out, mask_out):
-    """A uniquely solvable m×n table with k givens; returns (ok, solver calls).
-
-    ``table_out`` int16[m, n] gets the solution, ``mask_out`` bool[m, n] the
-    given cells.  ``walk_steps`` random swaps are tried after the first
-    unique table, each kept only when the puzzle stays unique.
-    """
+def random_unique_table(m: int, n: int, k: int, rng: np.random.Generator, checker: Checker,
+                        max_attempts: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """A uniquely solvable table and its given cells (at most k), or None."""
     N = m * n
-    perm = np.arange(1, N + 1).astype(np.int16)
-    rs = np.zeros(m, dtype=np.int64)
-    cs = np.zeros(n, dtype=np.int64)
-    givens = np.zeros((m, n), dtype=np.int16)
-    sols = np.zeros((2, m, n), dtype=np.int16)
-    calls = 0
-    found = False
-    table = perm.reshape(m, n).copy()
-    mask = np.zeros((m, n), dtype=np.bool_)
-    for attempt in range(max_attempts):
-        shuffle_inplace(state, perm)
-        table = perm.reshape(m, n).copy()
-        mask[:, :] = False
+    for _ in range(max_attempts):
+        table = (rng.permutation(N) + 1).astype(np.int16).reshape(m, n)
+        mask = np.zeros((m, n), dtype=bool)
         if k > 0:
-            calls += 1
-            if _add_givens(table, mask, k, state, rs, cs, givens, sols):
-                found = True
-                break
+            if add_givens_until_unique(table, mask, k, rng, checker):
+                return table, mask
             mask[:, :] = False
-        _sort_table(table)
+        table = monotone(table)
         if k > 0:
-            calls += 1
-            if _add_givens(table, mask, k, state, rs, cs, givens, sols):
-                found = True
-                break
-        else:
-            calls += 1
-            if _count(table, mask, 2, rs, cs, givens, sols, CHECK_BUDGET) == 1:
-                found = True
-                break
-    if not found:
-        return False, calls
-    # wander inside the uniquely solvable tables, away from the monotone start
-    for step in range(walk_steps):
-        a = rand_below(state, N)
-        b = rand_below(state, N - 1)
-        if b >= a:
-            b += 1
-        ai = a // n
-        aj = a % n
-        bi = b // n
-        bj = b % n
-        va = table[ai, aj]
-        table[ai, aj] = table[bi, bj]
-        table[bi, bj] = va
-        calls += 1
-        if _count(table, mask, 2, rs, cs, givens, sols, WALK_BUDGET) != 1:
-            table[bi, bj] = table[ai, aj]
-            table[ai, aj] = va
-    _permute_lines(state, table, mask)
-    # top up the givens to exactly k with random further cells
-    free = np.empty(N, dtype=np.int64)
-    while int(mask.sum()) < k:
-        nf = 0
-        for c in range(N):
-            if not mask[c // n, c % n]:
-                free[nf] = c
-                nf += 1
-        pick = free[rand_below(state, nf)]
-        mask[pick // n, pick % n] = True
-    table_out[:, :] = table
-    mask_out[:, :] = mask
-    return True, calls
+            if add_givens_until_unique(table, mask, k, rng, checker):
+                return table, mask
+        elif checker.count(table, mask, CHECK_BUDGET) == 1:
+            return table, mask
+    return None
+
+
+def unique_walk(table: np.ndarray, mask: np.ndarray, steps: int, rng: np.random.Generator,
+                checker: Checker) -> None:
+    """Random swaps of non-given cells, each kept only when the puzzle stays unique (in place)."""
+    N = table.size
+    for _ in range(steps):
+        a = int(rng.integers(N))
+        b = int(rng.integers(N - 1))
+        b += b >= a
+        if mask.flat[a] or mask.flat[b]:
+            continue
+        table.flat[a], table.flat[b] = table.flat[b], table.flat[a]
+        if checker.count(table, mask, WALK_BUDGET) != 1:
+            table.flat[a], table.flat[b] = table.flat[b], table.flat[a]
+
+
+def permute_lines(table: np.ndarray, mask: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Random row and column permutations (the puzzle stays uniquely solvable)."""
+    rp = rng.permutation(table.shape[0])
+    cp = rng.permutation(table.shape[1])
+    return table[rp][:, cp].copy(), mask[rp][:, cp].copy()
 
 
 @dataclass
@@ -222,17 +157,23 @@ def random_puzzle(m: int, n: int, givens: int = 0, seed: int = 0, walk_steps: in
         raise ValueError(f"size {m}×{n}: rows and columns must be 2..8")
     if not 0 <= givens < m * n:
         raise ValueError(f"givens must be 0..{m * n - 1}, got {givens}")
-    state = seed_state(np.uint64(seed & 0xFFFFFFFFFFFFFFFF))
-    table = np.zeros((m, n), dtype=np.int16)
-    mask = np.zeros((m, n), dtype=np.bool_)
-    steps = (2 * m * n if m * n <= 20 else m * n // 2) if walk_steps is None else walk_steps
-    ok, calls = random_puzzle_kernel(m, n, givens, state, steps, max_attempts, table, mask)
-    if not ok:
+    rng = rng_for(seed, m, n, givens)
+    checker = Checker(m, n)
+    found = random_unique_table(m, n, givens, rng, checker, max_attempts)
+    if found is None:
         raise GenerationError(f"no uniquely solvable {m}×{n} puzzle with {givens} givens found from seed {seed}")
+    table, mask = found
+    steps = (2 * m * n if m * n <= 20 else m * n // 2) if walk_steps is None else walk_steps
+    unique_walk(table, mask, steps, rng, checker)
+    table, mask = permute_lines(table, mask, rng)
+    # top up the givens to exactly k with random further cells
+    free = np.flatnonzero(~mask)
+    extra = rng.permutation(free)[:max(0, givens - int(mask.sum()))]
+    mask.flat[extra] = True
     puzzle = SurvoPuzzle.from_solution(table, mask, name=f"random {m}x{n} k={givens} seed={seed}")
     setup = puzzle_setup(puzzle)
     return GeneratedPuzzle(puzzle, table, w_of(setup, puzzle.row_sums, puzzle.col_sums),
-                           min_swaps(setup, table), seed, int(calls))
+                           min_swaps(setup, table), seed, checker.calls)
 
 
 def random_puzzle_in_range(m: int, n: int, givens: int = 0, seed: int = 0,
@@ -255,3 +196,8 @@ def random_puzzle_in_range(m: int, n: int, givens: int = 0, seed: int = 0,
             return g
     raise GenerationError(f"no {m}×{n} puzzle with {givens} givens and {lo}..{hi} swaps in {tries} tries "
                           f"from seed {seed}")
+
+
+def warm_up() -> None:
+    """Compile (or load) what New puzzle needs (group survo-generate): the exact solver."""
+    random_puzzle(2, 3, seed=1)

@@ -1,6 +1,6 @@
 """Exact Survo solver, minimum swaps, and the swap distribution of random tables.
 
-Solver (``solve_survo_kernel``): depth-first search.  At every node each
+Solver (``solve_kernel``): depth-first search.  At every node each
 free cell gets an interval of possible values from both of its lines: the
 other f−1 free cells of a line must be fillable by available numbers, so
 the value lies in [rest − (sum of the f−1 largest available),
@@ -63,15 +63,14 @@ def _extreme_sums(avail, N, kmax, mins, maxs):
 
 
 @njit(cache=True, nogil=True)
-def _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand, prefix, diff, lo, hi):
-    """The branching of a node, candidates into ``cand``.
+def _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand, row, prefix, diff, lo, hi):
+    """The branching of a node, candidates into ``cand[row]``.
 
     Returns (k, kind, index): k = -1 dead node, 0 table complete, else k
     candidates; kind 0 = cell ``index`` takes one of the values in cand,
     kind 1 = number ``index`` goes to one of the cells in cand.
     """
-    m = rrem.shape[0]
-    n = crem.shape[0]
+    m, n = table.shape
     _extreme_sums(avail, N, kmax, mins, maxs)
     for i in range(m):
         f = rfree[i]
@@ -84,7 +83,8 @@ def _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand
     prefix[0] = 0
     for v in range(1, N + 1):
         prefix[v] = prefix[v - 1] + (1 if avail[v] else 0)
-    diff[:] = 0
+    for v in range(N + 2):
+        diff[v] = 0
     best = 1 << 30
     best_cell = -1
     nfree = 0
@@ -133,47 +133,61 @@ def _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand
     if bestv_cnt < best:
         for c in range(m * n):
             if lo[c] <= best_v and best_v <= hi[c]:
-                cand[k] = c
+                cand[row, k] = c
                 k += 1
         return k, 1, best_v
     for v in range(lo[best_cell], hi[best_cell] + 1):
         if avail[v]:
-            cand[k] = v
+            cand[row, k] = v
             k += 1
     return k, 0, best_cell
 
 
 @njit(cache=True, nogil=True)
-def solve_survo_kernel(row_sums, col_sums, givens, limit, solutions_out):
-    """All solutions up to ``limit``; returns (count, nodes).
+def solve_kernel(row_sums, col_sums, givens, limit, max_nodes, solutions_out):
+    """All solutions up to ``limit``, giving up after ``max_nodes`` placements (< 0: never).
 
     row_sums int64[m], col_sums int64[n], givens int16[m, n] (0 = free);
     the first min(count, len(solutions_out)) solutions go to
-    ``solutions_out`` int16[k, m, n].  count < limit means the search was
-    complete, so count == 1 with limit >= 2 proves uniqueness.
-    """
-    return solve_survo_budget_kernel(row_sums, col_sums, givens, limit, -1, solutions_out)
+    ``solutions_out`` int16[k, m, n].  Returns (count, nodes); count <
+    limit means the search was complete, so count == 1 with limit >= 2
+    proves uniqueness; (-1, nodes) when it gave up (the count is unknown).
 
-
-@njit(cache=True, nogil=True)
-def solve_survo_budget_kernel(row_sums, col_sums, givens, limit, max_nodes, solutions_out):
-    """As solve_survo_kernel, giving up after ``max_nodes`` placements (< 0: never).
-
-    Returns (-1, nodes) when it gave up: the count is then unknown.
+    Written for a short compile (the first hint waits for it): one call
+    site of ``_branching``, element loops instead of array assignments,
+    scratch rows as views of one allocation.
     """
     m, n = givens.shape
     N = m * n
     kmax = max(m, n)
     avail = np.ones(N + 1, dtype=np.bool_)
     avail[0] = False
-    table = givens.astype(np.int16).copy()
-    rrem = row_sums.astype(np.int64).copy()
-    crem = col_sums.astype(np.int64).copy()
-    rfree = np.zeros(m, dtype=np.int64)
-    cfree = np.zeros(n, dtype=np.int64)
+    table = np.zeros((m, n), dtype=np.int16)
+    scratch = np.zeros((15, N + 2), dtype=np.int64)
+    rrem = scratch[0]
+    crem = scratch[1]
+    rfree = scratch[2]
+    cfree = scratch[3]
+    mins = scratch[4]
+    maxs = scratch[5]
+    ncand = scratch[6]
+    kind = scratch[7]
+    index = scratch[8]
+    pos = scratch[9]
+    pcell = scratch[10]
+    prefix = scratch[11]
+    diff = scratch[12]
+    lo = scratch[13]
+    hi = scratch[14]
+    cand = np.zeros((N + 1, N + 1), dtype=np.int64)
+    for i in range(m):
+        rrem[i] = row_sums[i]
+    for j in range(n):
+        crem[j] = col_sums[j]
     for i in range(m):
         for j in range(n):
             g = givens[i, j]
+            table[i, j] = g
             if g > 0:
                 if not avail[g]:
                     return 0, 0
@@ -183,33 +197,33 @@ def solve_survo_budget_kernel(row_sums, col_sums, givens, limit, max_nodes, solu
             else:
                 rfree[i] += 1
                 cfree[j] += 1
-    mins = np.zeros(kmax + 1, dtype=np.int64)
-    maxs = np.zeros(kmax + 1, dtype=np.int64)
-    cand = np.zeros((N + 1, N + 1), dtype=np.int64)
-    ncand = np.zeros(N + 1, dtype=np.int64)
-    kind = np.zeros(N + 1, dtype=np.int64)
-    index = np.zeros(N + 1, dtype=np.int64)
-    pos = np.zeros(N + 1, dtype=np.int64)
-    pcell = np.full(N + 1, -1, dtype=np.int64)
-    prefix = np.zeros(N + 2, dtype=np.int64)
-    diff = np.zeros(N + 2, dtype=np.int64)
-    lo = np.zeros(N, dtype=np.int64)
-    hi = np.zeros(N, dtype=np.int64)
     count = 0
     nodes = 0
-    d = 0
-    k, kd, ix = _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand[0],
-                            prefix, diff, lo, hi)
-    if k < 0:
-        return 0, 0
-    if k == 0:
-        if solutions_out.shape[0] > 0:
-            solutions_out[0] = table
-        return 1, 0
-    ncand[0] = k
-    kind[0] = kd
-    index[0] = ix
-    while d >= 0:
+    d = -1
+    expand = True
+    while True:
+        if expand:
+            # branch at the node just reached: dead (k < 0), complete (k == 0) or k candidates
+            expand = False
+            k, kd, ix = _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand, d + 1,
+                                    prefix, diff, lo, hi)
+            if k == 0:
+                if count < solutions_out.shape[0]:
+                    for i in range(m):
+                        for j in range(n):
+                            solutions_out[count, i, j] = table[i, j]
+                count += 1
+                if count >= limit:
+                    break
+            elif k > 0:
+                d += 1
+                ncand[d] = k
+                kind[d] = kd
+                index[d] = ix
+                pos[d] = 0
+                pcell[d] = -1
+        if d < 0:
+            break
         # take back the placement tried last at this depth
         if pcell[d] >= 0:
             c = pcell[d]
@@ -246,82 +260,53 @@ def solve_survo_budget_kernel(row_sums, col_sums, givens, limit, max_nodes, solu
         cfree[j] -= 1
         table[i, j] = v
         pcell[d] = c
-        k, kd, ix = _branching(N, kmax, avail, rrem, rfree, crem, cfree, table, mins, maxs, cand[d + 1],
-                                prefix, diff, lo, hi)
-        if k < 0:
-            continue
-        if k == 0:
-            if count < solutions_out.shape[0]:
-                solutions_out[count] = table
-            count += 1
-            if count >= limit:
-                break
-            continue
-        d += 1
-        ncand[d] = k
-        kind[d] = kd
-        index[d] = ix
-        pos[d] = 0
-        pcell[d] = -1
+        expand = True
     return count, nodes
 
 
 # ------------------------------------------------------------- minimum swaps
-@njit(cache=True, nogil=True)
-def _cycle_labels(table, solution, label):
-    """Label each cell with its cycle of the table -> solution permutation; returns #cycles."""
-    m, n = table.shape
-    N = m * n
-    pos = np.empty(N + 1, dtype=np.int64)
-    for c in range(N):
-        pos[table.flat[c]] = c
-    for c in range(N):
-        label[c] = -1
+def cycle_labels(table, solution) -> tuple[list[int], int]:
+    """Label each cell (row-major) with its cycle of the table -> solution permutation.
+
+    Returns (labels, number of cycles).  Plain Python: at most 64 cells.
+    """
+    t = np.asarray(table).ravel().tolist()
+    s = np.asarray(solution).ravel().tolist()
+    pos = {v: c for c, v in enumerate(t)}
+    label = [-1] * len(t)
     cycles = 0
-    for c in range(N):
+    for c in range(len(t)):
         if label[c] >= 0:
             continue
         x = c
         while label[x] < 0:
             label[x] = cycles
-            x = pos[solution.flat[x]]  # where the number that belongs at x is now
+            x = pos[s[x]]  # where the number that belongs at x is now
         cycles += 1
-    return cycles
+    return label, cycles
 
 
-@njit(cache=True, nogil=True)
-def min_swaps_kernel(table, solution):
+def min_swaps(table, solution) -> int:
     """Fewest swaps turning ``table`` into ``solution``: cells − cycles."""
-    N = table.shape[0] * table.shape[1]
-    label = np.empty(N, dtype=np.int64)
-    return N - _cycle_labels(table, solution, label)
+    return int(np.asarray(table).size - cycle_labels(table, solution)[1])
 
 
-@njit(cache=True, nogil=True)
-def reducing_swaps_kernel(table, solution, out):
-    """Pairs of numbers (a < b) whose swap lowers the minimum by one; returns how many.
+def reducing_swaps(table, solution) -> list[tuple[int, int]]:
+    """All swaps (a, b), a < b, that bring the minimum number of swaps down by one.
 
-    ``out`` int16[k, 2]; stops when full.  Such pairs are exactly the pairs
-    of misplaced numbers in the same cycle.
+    Such pairs are exactly the pairs of misplaced numbers in the same cycle.
     """
-    m, n = table.shape
-    N = m * n
-    label = np.empty(N, dtype=np.int64)
-    _cycle_labels(table, solution, label)
-    k = 0
-    for c1 in range(N):
-        if table.flat[c1] == solution.flat[c1]:
-            continue
-        for c2 in range(c1 + 1, N):
-            if label[c2] == label[c1] and table.flat[c2] != solution.flat[c2]:
-                if k >= out.shape[0]:
-                    return k
-                a = table.flat[c1]
-                b = table.flat[c2]
-                out[k, 0] = min(a, b)
-                out[k, 1] = max(a, b)
-                k += 1
-    return k
+    label, _ = cycle_labels(table, solution)
+    t = np.asarray(table).ravel().tolist()
+    s = np.asarray(solution).ravel().tolist()
+    wrong = [c for c in range(len(t)) if t[c] != s[c]]
+    out = []
+    for x, c1 in enumerate(wrong):
+        for c2 in wrong[x + 1:]:
+            if label[c1] == label[c2]:
+                a, b = t[c1], t[c2]
+                out.append((min(a, b), max(a, b)))
+    return out
 
 
 # ------------------------------------------------------------- wrappers
@@ -359,7 +344,7 @@ def solve_survo(puzzle: SurvoPuzzle, limit: int = 2, keep: int | None = None) ->
     r, c, g = _arrays(puzzle)
     keep = limit if keep is None else min(keep, limit)
     out = np.zeros((keep, puzzle.m, puzzle.n), dtype=np.int16)
-    count, nodes = solve_survo_kernel(r, c, g, limit, out)
+    count, nodes = solve_kernel(r, c, g, limit, -1, out)
     count = int(count)
     return SurvoSolution([out[k].copy() for k in range(min(count, keep))], count, limit, int(nodes))
 
@@ -367,12 +352,7 @@ def solve_survo(puzzle: SurvoPuzzle, limit: int = 2, keep: int | None = None) ->
 def count_solutions(puzzle: SurvoPuzzle, limit: int = 2) -> int:
     r, c, g = _arrays(puzzle)
     out = np.zeros((0, puzzle.m, puzzle.n), dtype=np.int16)
-    return int(solve_survo_kernel(r, c, g, limit, out)[0])
-
-
-def min_swaps(table, solution) -> int:
-    return int(min_swaps_kernel(np.ascontiguousarray(table, dtype=np.int16),
-                                np.ascontiguousarray(solution, dtype=np.int16)))
+    return int(solve_kernel(r, c, g, limit, -1, out)[0])
 
 
 def min_swaps_any(table, solutions) -> tuple[int, int]:
@@ -385,16 +365,6 @@ def min_swaps_any(table, solutions) -> tuple[int, int]:
     if best is None:
         raise ValueError("no solution given")
     return best, idx
-
-
-def reducing_swaps(table, solution) -> list[tuple[int, int]]:
-    """All swaps (a, b), a < b, that bring the minimum number of swaps down by one."""
-    t = np.ascontiguousarray(table, dtype=np.int16)
-    s = np.ascontiguousarray(solution, dtype=np.int16)
-    N = t.size
-    out = np.zeros((N * (N - 1) // 2, 2), dtype=np.int16)
-    k = int(reducing_swaps_kernel(t, s, out))
-    return [(int(a), int(b)) for a, b in out[:k]]
 
 
 @dataclass
@@ -464,3 +434,8 @@ def swap_moments(n: int) -> tuple[Fraction, Fraction]:
     mean = Fraction(sum(s * f for s, f in dist.items()), total)
     second = Fraction(sum(s * s * f for s, f in dist.items()), total)
     return mean, second - mean * mean
+
+
+def warm_up() -> None:
+    """Compile (or load) what Hint and Solve need: the exact solver (group survo-solve)."""
+    solve_survo(SurvoPuzzle([3, 7], [4, 6]), 2)

@@ -1,35 +1,34 @@
-"""Warm-up of the Survo kernels (see sudokustudio.kernels): tiny inputs, every kernel once.
+"""Warm-up of the Survo kernels, one function per kernel group (issue 15).
 
-``warm_solve`` is the kernel group "survo-solve" (board, setup, hint, solve),
-``warm_generate`` the group "survo-generate" (New puzzle).
+Each is "module:function" for a background compile process and takes no
+argument.  The board itself (setup, swaps, W, chi-square) is plain numpy
+and needs no warm-up.
+
+* ``survo-solve``    -> ``sudokustudio.survo.warm:warm_solve``     (Hint, Solve)
+* ``survo-generate`` -> ``sudokustudio.survo.warm:warm_generate``  (New puzzle, difficulty)
+* ``survo-atlas``    -> ``sudokustudio.survo.warm:warm_atlas``     (the atlas enumeration)
 """
-import numpy as np
-
-
-def warm_up() -> None:
-    warm_solve()
-    warm_generate()
 
 
 def warm_solve() -> None:
-    from sudokustudio.survo.board import swap_delta_w_kernel, w_of
-    from sudokustudio.survo.puzzle import SurvoPuzzle
-    from sudokustudio.survo.setup import chi_square, givens_setup, product_setup, products_table
-    from sudokustudio.survo.solve import min_swaps, reducing_swaps, solve_survo
+    from sudokustudio.survo.solve import warm_up as solve_warm_up
 
-    p = SurvoPuzzle([3, 7], [4, 6])
-    t = product_setup(p.row_sums, p.col_sums)
-    givens_setup(p.row_sums, p.col_sums, np.array([[1, 0], [0, 0]], dtype=np.int16))
-    products_table(p.row_sums, p.col_sums)
-    chi_square(t)
-    w_of(t, p.row_sums, p.col_sums)
-    swap_delta_w_kernel(t, p.row_sums, p.col_sums, 0, 0, 1, 1)
-    s = solve_survo(p, 2)
-    min_swaps(t, s.solution)
-    reducing_swaps(t, s.solution)
+    solve_warm_up()
 
 
 def warm_generate() -> None:
-    from sudokustudio.survo.generate import random_puzzle
+    from sudokustudio.survo.generate import warm_up as generate_warm_up
 
-    random_puzzle(2, 2, seed=1)
+    generate_warm_up()
+
+
+def warm_atlas() -> None:
+    from sudokustudio.survo.atlas import warm_up as atlas_warm_up
+
+    atlas_warm_up()
+
+
+def warm_up() -> None:
+    """Hint, Solve and New puzzle (the atlas has its own: ``warm_atlas``)."""
+    warm_solve()
+    warm_generate()
