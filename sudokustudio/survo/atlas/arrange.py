@@ -1,0 +1,405 @@
+"""Arranging the row sets of one partition into every trade-free table (atlas search, level 2).
+
+Rows are placed whole: the first placed row is written increasing (it names
+the columns), each later one as one of the n! arrangements of its set,
+taken from a bit set of candidates (see ``arrange_rows``).  The row order is
+chosen per partition (``place_rows_in_order``).  The arrays come grouped as
+in ``workspace`` (Plan, Rows, Grid, Trades).
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.core.bits import lowest_index64
+from sudokustudio.survo.atlas.trades import mark_two_row_triples, three_col_trade, three_row_trade
+
+
+@njit(cache=True, nogil=True)
+def pop_lowest(words, n_words, cursor, i):
+    """Clear the lowest set bit of the bit set ``words`` and return its index (-1 if empty).
+
+    ``cursor[i]``: the words before it are known empty (advanced here, so
+    popping a whole set costs one pass over its words).
+    """
+    for w in range(cursor[i], n_words):
+        x = words[w]
+        if x != 0:
+            cursor[i] = w
+            low = x & -x
+            words[w] = x ^ low
+            return w * 64 + lowest_index64(np.uint64(low))
+    cursor[i] = n_words
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def compose_rank(perms, fact, a, b, n):
+    """Rank of arrangement a ∘ arrangement b, computed (for n >= 7, without a table)."""
+    rank = 0
+    for k in range(n - 1):
+        x = perms[a, perms[b, k]]
+        smaller = 0
+        for q in range(k + 1, n):
+            if perms[a, perms[b, q]] < x:
+                smaller += 1
+        rank += smaller * fact[n - 1 - k]
+    return rank
+
+
+@njit(cache=True, nogil=True)
+def _record_leaf(m, n, plan, grid, keys, nkeys):
+    """A trade-free table: append its encoded sorted column sums to ``keys`` (while there
+    is room; m = n keeps only the orientation of REFERENCES.md); returns the new count."""
+    T = grid.T
+    cs_sorted = grid.cs_sorted
+    r_desc = grid.r_desc
+    bits = plan.bits
+    for j in range(n):   # insertion sort, no allocation
+        s = 0
+        for l in range(m):
+            s += T[l, j]
+        k = j
+        while k > 0 and cs_sorted[k - 1] > s:
+            cs_sorted[k] = cs_sorted[k - 1]
+            k -= 1
+        cs_sorted[k] = s
+    if m == n:
+        # orientation: r sorted decreasingly must be lexicographically smaller
+        for k in range(m):
+            a = r_desc[k]
+            b = cs_sorted[n - 1 - k]
+            if a != b:
+                if a > b:
+                    return nkeys
+                break
+    if nkeys < keys.shape[0]:
+        key = np.int64(0)
+        for k in range(n):
+            key = (key << bits) | cs_sorted[k]
+        keys[nkeys] = key
+    return nkeys + 1
+
+
+@njit(cache=True, nogil=True)
+def _enter_row(i, m, n, rows, grid):
+    """Row i's candidate bit set and the column differences it must avoid; False if no candidate."""
+    N = m * n
+    cand = grid.cand
+    composed = grid.composed
+    row0_mask = rows.row0_mask
+    colsub = grid.colsub
+    forbid = grid.forbid
+    n_words = cand.shape[1]
+    grid.cursor[i] = 0
+    nonempty = False
+    for w in range(n_words):
+        x = row0_mask[i, w]
+        for l in range(1, i):
+            x &= composed[l, i, w]
+        cand[i, w] = x
+        if x != 0:
+            nonempty = True
+    if not nonempty:
+        return False
+    for a in range(n):
+        for b in range(a + 1, n):
+            f = np.int64(0)
+            for mask in range(1 << i):
+                s = colsub[a * n + b, mask]
+                if -N < s < N:
+                    f |= np.int64(1) << (N - 1 - s)
+            forbid[i, a * n + b] = f
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _next_candidate(i, m, n, plan, rows, grid, trades, span, span2):
+    """Pop row i's next arrangement passing the column-pair test (and, at row 2 of m > 3, the
+    three-row / three-column trade tests); -1 when none is left."""
+    N = m * n
+    vals = rows.placed_vals
+    perms = plan.perms
+    T = grid.T
+    forbid = grid.forbid
+    cand_i = grid.cand[i]
+    cursor = grid.cursor
+    n_words = cand_i.shape[0]
+    while True:
+        k = pop_lowest(cand_i, n_words, cursor, i)
+        if k < 0:
+            return -1
+        good = True
+        for a in range(n):
+            xa = vals[i, perms[k, a]]
+            for b in range(a + 1, n):
+                d = xa - vals[i, perms[k, b]]
+                if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
+                    good = False
+                    break
+            if not good:
+                break
+        if good and i == 2 and m > 3:
+            # three rows complete and more to come: cut trades among them (every completion
+            # keeps them); for m = 3 the margin dedupe is cheaper than these checks
+            for j in range(n):
+                T[2, j] = vals[2, perms[k, j]]
+            if three_col_trade(T, n, trades.marks, trades.stamps[1], span2):
+                good = False
+            else:
+                trades.stamps[0] += 1
+                if three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen,
+                                   trades.seen_count, trades.stamps[0], span):
+                    good = False
+        if good:
+            return k
+
+
+@njit(cache=True, nogil=True)
+def _place(i, k, m, n, plan, rows, grid, trades, span2):
+    """Write arrangement k as row i and update the column-pair sums and later rows' candidates."""
+    vals = rows.placed_vals
+    perms = plan.perms
+    T = grid.T
+    colsub = grid.colsub
+    n_words = grid.cand.shape[1]
+    bi = 1 << i
+    for j in range(n):
+        T[i, j] = vals[i, perms[k, j]]
+    for a in range(n):
+        for b in range(a + 1, n):
+            d = T[i, a] - T[i, b]
+            for mask in range(bi):
+                colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
+    # the arrangements of each later row that pair trade-free with this one
+    compose = plan.compose
+    placed_list = rows.placed_list
+    placed_count = rows.placed_count
+    composed = grid.composed
+    for i2 in range(i + 1, m):
+        for w in range(n_words):
+            composed[i, i2, w] = 0
+        if compose.shape[0] > 1:
+            for t in range(placed_count[i, i2]):
+                rank = compose[placed_list[i, i2, t], k]
+                composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
+        else:
+            for t in range(placed_count[i, i2]):
+                rank = compose_rank(perms, plan.fact, placed_list[i, i2, t], k, n)
+                composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
+    if i == 1 and m > 3:
+        trades.stamps[1] += 1
+        mark_two_row_triples(T, n, trades.marks, trades.stamps[1], span2)
+
+
+@njit(cache=True, nogil=True)
+def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pair_count, cand, composed, T,
+                      colsub, forbid, opt, half_a, half_b, seen, seen_count, marks, stamps,
+                      keys, nkeys, bits, cs_sorted, sorted_r_desc):
+    """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
+
+    The search's hot loop, kept whole with its arrays as plain arguments: 137
+    lines, because the same search split into helpers taking the grouped
+    arrays measured 1.9× slower (3×5: 8.1 vs 4.1 CPU-s); ``arrange_rows``
+    unpacks the groups for it.  The helpers above serve the probes of
+    ``estimate``.
+
+    Row i (i >= 1) is placed whole, as an arrangement (rank into ``perms``)
+    taken from the bit set ``cand[i]``: its trade-free pairings with row 0
+    (``row0_mask[i]``) AND, for every earlier row l, its trade-free pairings
+    with row l composed with row l's arrangement (``composed[l, i]``, built
+    once when row l is placed).  Column pairs: ``colsub[a·n + b, S]`` is the
+    sum over the placed rows S of T[., a] − T[., b]; the differences x_a − x_b
+    row i may not have (−colsub over the rows above) are collected as bits
+    in ``forbid[a·n + b]`` before its first candidate is tested.
+    Appends the encoded sorted column sums of each surviving table to
+    ``keys`` (while there is room); returns the new number of keys.
+    """
+    N = m * n
+    n_words = cand.shape[1]
+    cand_cursor = np.zeros(m, np.int64)
+    for j in range(n):
+        T[0, j] = vals[0, j]
+    for a in range(n):
+        for b in range(a + 1, n):
+            colsub[a * n + b, 0] = 0
+            colsub[a * n + b, 1] = T[0, a] - T[0, b]
+    span = (N - 1) * (n - n // 2)   # |Δ| bound of a half in _three_row_trade
+    span2 = 2 * (N - 1)              # |Δ| bound of two rows in _mark_two_row_triples
+    i = 1
+    entering = True
+    while i >= 1:
+        if i == m:
+            # a trade-free table: record its sorted column sums (insertion sort, no allocation)
+            for j in range(n):
+                s = 0
+                for l in range(m):
+                    s += T[l, j]
+                k = j
+                while k > 0 and cs_sorted[k - 1] > s:
+                    cs_sorted[k] = cs_sorted[k - 1]
+                    k -= 1
+                cs_sorted[k] = s
+            keep = True
+            if m == n:
+                # orientation: r sorted decreasingly must be lexicographically smaller
+                for k in range(m):
+                    a = sorted_r_desc[k]
+                    b = cs_sorted[n - 1 - k]
+                    if a != b:
+                        keep = a < b
+                        break
+            if keep:
+                if nkeys < keys.shape[0]:
+                    key = np.int64(0)
+                    for k in range(n):
+                        key = (key << bits) | cs_sorted[k]
+                    keys[nkeys] = key
+                nkeys += 1
+            i -= 1
+            entering = False
+            continue
+        if entering:
+            entering = False
+            cand_cursor[i] = 0
+            nonempty = False
+            for w in range(n_words):
+                x = row0_mask[i, w]
+                for l in range(1, i):
+                    x &= composed[l, i, w]
+                cand[i, w] = x
+                if x != 0:
+                    nonempty = True
+            if not nonempty:
+                i -= 1
+                continue
+            # the column differences row i must avoid
+            for a in range(n):
+                for b in range(a + 1, n):
+                    f = np.int64(0)
+                    for mask in range(1 << i):
+                        s = colsub[a * n + b, mask]
+                        if -N < s < N:
+                            f |= np.int64(1) << (N - 1 - s)
+                    forbid[i, a * n + b] = f
+        k = -1
+        while True:
+            k = pop_lowest(cand[i], n_words, cand_cursor, i)
+            if k < 0:
+                break
+            good = True
+            for a in range(n):
+                xa = vals[i, perms[k, a]]
+                for b in range(a + 1, n):
+                    d = xa - vals[i, perms[k, b]]
+                    if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
+                        good = False
+                        break
+                if not good:
+                    break
+            if good and i == 2 and m > 3:
+                # three rows complete and more to come: cut trades among them (every completion
+                # keeps them); for m = 3 the margin dedupe is cheaper than these checks
+                for j in range(n):
+                    T[2, j] = vals[2, perms[k, j]]
+                if three_col_trade(T, n, marks, stamps[1], span2):
+                    good = False
+                else:
+                    stamps[0] += 1
+                    if three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamps[0], span):
+                        good = False
+            if good:
+                break
+        if k < 0:
+            i -= 1
+            continue
+        bi = 1 << i
+        for j in range(n):
+            T[i, j] = vals[i, perms[k, j]]
+        for a in range(n):
+            for b in range(a + 1, n):
+                d = T[i, a] - T[i, b]
+                for mask in range(bi):
+                    colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
+        # the arrangements of each later row that pair trade-free with this one
+        for i2 in range(i + 1, m):
+            for w in range(n_words):
+                composed[i, i2, w] = 0
+            for t in range(pair_count[i, i2]):
+                rank = compose[pair_list[i, i2, t], k] if compose.shape[0] > 1 else \
+                    compose_rank(perms, fact, pair_list[i, i2, t], k, n)
+                composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
+        if i == 1 and m > 3:
+            stamps[1] += 1
+            mark_two_row_triples(T, n, marks, stamps[1], span2)
+        i += 1
+        entering = True
+    return nkeys
+
+
+@njit(cache=True, nogil=True)
+def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys):
+    """All trade-free tables on the row sets ``rows.placed_vals`` (see ``arrange_rows_fast``);
+    appends their encoded sorted column sums to ``keys``, returns the new key count."""
+    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose, plan.fact, rows.row0_mask,
+                             rows.placed_list, rows.placed_count, grid.cand, grid.composed, grid.T, grid.colsub,
+                             grid.forbid, trades.opt, trades.half_a, trades.half_b, trades.seen,
+                             trades.seen_count, trades.marks, trades.stamps, keys, nkeys, plan.bits,
+                             grid.cs_sorted, grid.r_desc)
+
+
+@njit(cache=True, nogil=True)
+def place_rows_in_order(m, n, plan, rows):
+    """Choose the order in which ``arrange_rows`` places the row sets of a partition.
+
+    Any row may come first (written increasing, it names the columns) and
+    the others in any order: every table is still met exactly once.  The
+    estimated tree size of an order is the sum over its levels of
+    prod(pairings with the first row) · prod(pairings with the other earlier
+    rows / n!); the smallest wins.  Copies the row sets, their pairing lists
+    (a pair met in reverse takes the inverse pairings) and the first row's
+    pairings as bit sets into the ``placed_*`` arrays and ``row0_mask``.
+    """
+    pair_count = rows.pair_count
+    pair_list = rows.pair_list
+    row_orders = plan.row_orders
+    F = float(plan.fact[n])
+    best = -1.0
+    best_o = 0
+    for o in range(row_orders.shape[0]):
+        est = 0.0
+        level = 1.0
+        for k in range(1, m):
+            b = row_orders[o, k]
+            for l in range(k):
+                a = row_orders[o, l]
+                g = float(pair_count[a, b] if a < b else pair_count[b, a])
+                level *= g if l == 0 else g / F
+            est += level
+        if best < 0.0 or est < best:
+            best = est
+            best_o = o
+    for k in range(m):
+        src = row_orders[best_o, k]
+        for j in range(n):
+            rows.placed_vals[k, j] = rows.vals[src, j]
+    n_words = rows.row0_mask.shape[1]
+    for k in range(1, m):
+        b = row_orders[best_o, k]
+        for l in range(k):
+            a = row_orders[best_o, l]
+            if a < b:
+                c = pair_count[a, b]
+                for t in range(c):
+                    rows.placed_list[l, k, t] = pair_list[a, b, t]
+            else:
+                c = pair_count[b, a]
+                for t in range(c):
+                    rows.placed_list[l, k, t] = plan.inverse[pair_list[b, a, t]]
+            rows.placed_count[l, k] = c
+        # the first row is written increasing: its pairings are the arrangements of row k
+        for w in range(n_words):
+            rows.row0_mask[k, w] = 0
+        for t in range(rows.placed_count[0, k]):
+            rank = rows.placed_list[0, k, t]
+            rows.row0_mask[k, rank >> 6] |= np.int64(1) << (rank & 63)

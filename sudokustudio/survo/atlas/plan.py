@@ -1,0 +1,118 @@
+"""Sizes, subset tables and the batch plan of an atlas (Python, cached per size)."""
+from __future__ import annotations
+
+from functools import cache
+from itertools import combinations, permutations
+from math import factorial
+
+import numpy as np
+
+MAX_CELLS = 20          # 4×5 (the stretch size) is the largest practical atlas
+MAX_BATCHES = 1000
+
+
+@cache
+def subset_tables(m: int, n: int):
+    """All n-subsets of 1..N as bit masks (bit v = number v), sorted by sum.
+
+    Returns (masks int64[K], start int64[maxsum + 2]) with the subsets of sum s
+    at masks[start[s]:start[s + 1]].
+    """
+    N = m * n
+    subs = sorted(combinations(range(1, N + 1), n), key=lambda c: (sum(c), c))
+    masks = np.array([sum(1 << v for v in c) for c in subs], dtype=np.int64)
+    sums = np.array([sum(c) for c in subs], dtype=np.int64)
+    maxsum = int(sums[-1])
+    start = np.searchsorted(sums, np.arange(maxsum + 2)).astype(np.int64)
+    return masks, start
+
+
+@cache
+def row_sum_vectors(m: int, n: int) -> np.ndarray:
+    """Every strictly increasing vector of m achievable n-subset sums totalling N(N+1)/2.
+
+    Sorted lexicographically; int64[k, m].  (Some may have no partition at all.)
+    """
+    N = m * n
+    total = N * (N + 1) // 2
+    lo = n * (n + 1) // 2
+    hi = sum(range(N - n + 1, N + 1))
+    out: list[tuple[int, ...]] = []
+
+    def rec(prefix: list[int], remaining: int, k: int, smallest: int):
+        if k == 1:
+            if smallest <= remaining <= hi:
+                out.append(tuple(prefix + [remaining]))
+            return
+        # the k remaining sums are > previous and increasing: s*k + k(k-1)/2 <= remaining
+        s = smallest
+        while s <= hi and s * k + k * (k - 1) // 2 <= remaining:
+            rec(prefix + [s], remaining - s, k - 1, s + 1)
+            s += 1
+
+    rec([], total, m, lo)
+    return np.array(out, dtype=np.int64).reshape(-1, m)
+
+
+def _work_estimate(m: int, n: int, vectors: np.ndarray) -> np.ndarray:
+    """A rough work figure per row-sum vector: product of the subset counts of its sums."""
+    masks, start = subset_tables(m, n)
+    counts = np.diff(start).astype(np.float64)
+    return np.prod(counts[vectors], axis=1)
+
+
+@cache
+def batch_plan(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row-sum vectors and batch boundaries: batch b covers vectors[bounds[b]:bounds[b+1]].
+
+    About one batch per four vectors (at most MAX_BATCHES), cut at equal
+    steps of the mean of two shares: of the estimated work and of the
+    vectors.  The work figure alone is crude (it put 2,816 vectors of 4×5,
+    hours of work, into batch 0); the vector share caps a batch at twice
+    the average number of vectors, so progress never stalls on one batch.
+    The plan depends only on (m, n).
+    """
+    vectors = row_sum_vectors(m, n)
+    work = np.cumsum(_work_estimate(m, n, vectors))
+    share = 0.5 * work / work[-1] + 0.5 * np.arange(1, len(vectors) + 1) / len(vectors)
+    n_batches = int(min(MAX_BATCHES, max(1, len(vectors) // 4)))
+    cuts = np.searchsorted(share, np.arange(1, n_batches) / n_batches, side="right")
+    bounds = np.unique(np.concatenate([[0], cuts, [len(vectors)]]))
+    return vectors, bounds.astype(np.int64)
+
+
+@cache
+def pairing_tables(m: int, n: int):
+    """The n! arrangements of a row (lexicographic: an arrangement's rank is its index).
+
+    Returns (perms int64[n!, n], inverse int64[n!] (rank of the inverse),
+    compose int64[n!, n!] with compose[a, b] = rank of perms[a]∘perms[b]
+    (only needed with three or more rows; a 1×1 dummy for two rows, and for
+    n >= 7, where the table would take n!² words and ranks are computed instead), fact int64[n+1],
+    row_orders int64[m!, m] (every order of placing the m rows)).
+    """
+    perms = np.array(list(permutations(range(n))), dtype=np.int64)
+    fact = np.array([factorial(k) for k in range(n + 1)], dtype=np.int64)
+
+    def ranks(p):   # lexicographic ranks of the arrangements p[..., :] (Lehmer code)
+        out = np.zeros(p.shape[:-1], np.int64)
+        for k in range(n - 1):
+            out += (p[..., k + 1:] < p[..., k:k + 1]).sum(axis=-1) * fact[n - 1 - k]
+        return out
+
+    inverse = ranks(np.argsort(perms, axis=1))
+    if m >= 3 and n <= 6:
+        compose = ranks(perms[:, perms])   # [a, b, k] = perms[a, perms[b, k]]
+    else:
+        compose = np.zeros((1, 1), np.int64)
+    row_orders = np.array(list(permutations(range(m))), dtype=np.int64)
+    return perms, inverse, compose, fact, row_orders
+
+
+def check_size(m: int, n: int) -> None:
+    if not (2 <= m <= 8 and 2 <= n <= 8):
+        raise ValueError(f"atlas size {m}x{n}: rows and columns must be between 2 and 8")
+    if m > n:
+        raise ValueError(f"atlas size {m}x{n}: give the smaller side first ({n}x{m} is the same atlas transposed)")
+    if m * n > MAX_CELLS:
+        raise ValueError(f"atlas size {m}x{n}: at most {MAX_CELLS} cells")

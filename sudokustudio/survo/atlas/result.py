@@ -1,0 +1,135 @@
+"""The result of an atlas run (or of one batch): puzzle records and exact counters,
+with the distributions seed 001 tabulates."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from sudokustudio.core.plain import plain_dataclass
+
+# puzzle record layout: row sums (m) | column sums (n) | solution (m·n) | setup (m·n) | W | swaps
+# (chi-square is kept in a separate float array)
+
+
+def record_width(m: int, n: int) -> int:
+    return m + n + 2 * m * n + 2
+
+
+@plain_dataclass("AtlasResult")
+@dataclass
+class AtlasResult:
+    """Merged (or one batch's) atlas: puzzle records and exact counters.
+
+    ``records`` int64[k, record_width]: row sums | column sums | solution |
+    setup | W | min swaps; ``chi2`` float64[k].
+    """
+
+    m: int
+    n: int
+    records: np.ndarray
+    chi2: np.ndarray
+    tables: int = 0          # trade-free tables met
+    candidates: int = 0      # margins met once among them (checked exactly)
+    vectors_done: int = 0
+    cpu_seconds: float = 0.0   # thread CPU time of the batches (robust to a loaded machine)
+
+    @property
+    def count(self) -> int:
+        return int(self.records.shape[0])
+
+    # -- columns
+    def row_sums(self) -> np.ndarray:
+        return self.records[:, :self.m]
+
+    def col_sums(self) -> np.ndarray:
+        return self.records[:, self.m:self.m + self.n]
+
+    def solutions(self) -> np.ndarray:
+        o = self.m + self.n
+        return self.records[:, o:o + self.m * self.n].reshape(-1, self.m, self.n)
+
+    def setups(self) -> np.ndarray:
+        o = self.m + self.n + self.m * self.n
+        return self.records[:, o:o + self.m * self.n].reshape(-1, self.m, self.n)
+
+    def w(self) -> np.ndarray:
+        return self.records[:, -2]
+
+    def swaps(self) -> np.ndarray:
+        return self.records[:, -1]
+
+    # -- distributions
+    def swaps_hist(self) -> list[int]:
+        s = self.swaps()
+        return np.bincount(s, minlength=1).tolist() if len(s) else []
+
+    def w_hist(self) -> list[int]:
+        w = self.w()
+        return np.bincount(w, minlength=1).tolist() if len(w) else []
+
+    def swaps_mean_sd(self) -> tuple[float, float]:
+        s = self.swaps().astype(np.float64)
+        if len(s) == 0:
+            return float("nan"), float("nan")
+        return float(s.mean()), float(s.std())
+
+    def w_table(self, bins=None, k: int = 6) -> list[tuple[str, int, float]]:
+        """Seed 001's W table: (W bin, frequency, % of them solvable in < k swaps).
+
+        Bins: "0-4" then every even W (as seed 001 prints them) up to the largest W met.
+        """
+        w = self.w()
+        s = self.swaps()
+        if bins is None:
+            top = int(w.max()) if len(w) else 0
+            bins = [("0-4", 0, 4)] + [(str(x), x, x) for x in range(6, max(top, 6) + 1, 2)]
+        out = []
+        for label, lo, hi in bins:
+            sel = (w >= lo) & (w <= hi)
+            c = int(sel.sum())
+            pct = 100.0 * float((s[sel] < k).sum()) / c if c else float("nan")
+            out.append((label, c, pct))
+        return out
+
+    def under6_percent(self) -> float:
+        s = self.swaps()
+        return 100.0 * float((s < 6).sum()) / len(s) if len(s) else float("nan")
+
+    def describe(self, seconds: float | None = None) -> dict:
+        mean, sd = self.swaps_mean_sd()
+        return {
+            "m": self.m, "n": self.n, "count": self.count,
+            "swaps_hist": self.swaps_hist(), "W_hist": self.w_hist(),
+            "W_table": [{"W": lab, "count": k, "under6_percent": round(p, 1)} for lab, k, p in self.w_table()],
+            "under6_percent": round(self.under6_percent(), 1),
+            "swaps_mean": mean, "swaps_sd": sd,
+            "chi2_min": float(self.chi2.min()) if self.count else None,
+            "chi2_max": float(self.chi2.max()) if self.count else None,
+            "trade_free_tables": self.tables, "candidates_checked": self.candidates,
+            "seconds": self.cpu_seconds if seconds is None else seconds,
+            "cpu_seconds": round(self.cpu_seconds, 3),
+        }
+
+    def puzzle_line(self, k: int) -> str:
+        """One line of the atlas file (see ``write_atlas``)."""
+        rec = self.records[k]
+        m, n, N = self.m, self.n, self.m * self.n
+        o = m + n
+
+        def tab(a):
+            return "/".join(" ".join(str(int(x)) for x in a[i * n:(i + 1) * n]) for i in range(m))
+
+        return (f"{' '.join(map(str, rec[:m]))} | {' '.join(map(str, rec[m:o]))} | "
+                f"{tab(rec[o:o + N])} | {tab(rec[o + N:o + 2 * N])} | "
+                f"{int(rec[-2])} | {int(rec[-1])} | {self.chi2[k]:.4f}")
+
+
+def empty_result(m: int, n: int) -> AtlasResult:
+    return AtlasResult(m, n, np.zeros((0, record_width(m, n)), np.int64), np.zeros(0))
+
+
+def merge_results(a: AtlasResult, b: AtlasResult) -> AtlasResult:
+    return AtlasResult(a.m, a.n, np.concatenate([a.records, b.records]), np.concatenate([a.chi2, b.chi2]),
+                       a.tables + b.tables, a.candidates + b.candidates, a.vectors_done + b.vectors_done,
+                       a.cpu_seconds + b.cpu_seconds)

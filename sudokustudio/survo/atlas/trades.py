@@ -1,0 +1,171 @@
+"""Trade tests of the atlas search: a table containing a *trade* (another table with the
+same margins, reached by moving a few entries) is never the unique solution of its margins.
+
+* ``good_pairings``: the trade-free pairings of two row sets (which of their
+  entries share a column), listed once per pair of row sets.
+* ``three_row_trade`` / ``three_col_trade``: entries permuted within the
+  columns of three rows (or within three rows among three columns) keeping
+  all sums: meet in the middle over stamped tables that are never cleared.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: the six permutations of three things, the identity first (a global: numba folds it in as a constant,
+#: which lets LLVM unroll the 6×6 loops below; passed as an argument it made the 4×4 atlas 2.5× slower)
+PERM3 = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], dtype=np.int64)
+
+@njit(cache=True, nogil=True)
+def expand_half(opt, j0, j1, out):
+    """out[:6**(j1-j0)] = every sum of one option per column j0..j1-1 (index 0: all unchanged)."""
+    out[0, 0] = 0
+    out[0, 1] = 0
+    size = 1
+    for j in range(j0, j1):
+        for q in range(5, -1, -1):   # q = 0 last: it rewrites the sources in place
+            for x in range(size):
+                out[q * size + x, 0] = out[x, 0] + opt[j, q, 0]
+                out[q * size + x, 1] = out[x, 1] + opt[j, q, 1]
+        size *= 6
+    return size
+
+
+@njit(cache=True, nogil=True)
+def three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamp, span):
+    """Rows 0, 1, 2 (placed): can the entries be permuted within each column so
+    that the three row sums stay the same, other than by doing nothing?
+
+    Meet in the middle over the columns: the (Δrow0, Δrow1) of every choice of
+    permutations on the second half are marked in ``seen`` (cells stamped
+    ``stamp``, so nothing is cleared), then the first half's are looked up.
+    """
+    for j in range(n):
+        for q in range(6):
+            opt[j, q, 0] = T[PERM3[q, 0], j] - T[0, j]
+            opt[j, q, 1] = T[PERM3[q, 1], j] - T[1, j]
+    h = n // 2
+    w = 2 * span + 1
+    nb = expand_half(opt, h, n, half_b)
+    for x in range(nb):
+        key = (half_b[x, 0] + span) * w + half_b[x, 1] + span
+        if seen[key] != stamp:
+            seen[key] = stamp
+            seen_count[key] = 0
+        seen_count[key] += 1
+    na = expand_half(opt, 0, h, half_a)
+    zero = span * w + span
+    for x in range(na):
+        key = (span - half_a[x, 0]) * w + span - half_a[x, 1]
+        if seen[key] == stamp:
+            c = seen_count[key]
+            if x == 0 and key == zero:
+                c -= 1   # both halves unchanged: not a trade
+            if c > 0:
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def mark_two_row_triples(T, n, marks, stamp, span2):
+    """Rows 0, 1 (placed), columns a < b < c (triple t): stamp in ``marks[t]``
+    the (Δcol a, Δcol b) of every permutation of the entries within each of
+    the two rows among the three columns, other than doing nothing."""
+    w = 2 * span2 + 1
+    t = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            for c in range(b + 1, n):
+                for p0 in range(6):
+                    x0 = T[0, a], T[0, b], T[0, c]
+                    da0 = x0[PERM3[p0, 0]] - x0[0]
+                    db0 = x0[PERM3[p0, 1]] - x0[1]
+                    for p1 in range(6):
+                        if p0 == 0 and p1 == 0:
+                            continue
+                        x1 = T[1, a], T[1, b], T[1, c]
+                        da = da0 + x1[PERM3[p1, 0]] - x1[0]
+                        db = db0 + x1[PERM3[p1, 1]] - x1[1]
+                        marks[t, (da + span2) * w + db + span2] = stamp
+                t += 1
+
+
+@njit(cache=True, nogil=True)
+def three_col_trade(T, n, marks, stamp, span2):
+    """Rows 0, 1, 2 (placed), columns a < b < c: can the entries be permuted
+    within each row so that the three column sums stay the same (rows 3..
+    untouched)?  Rows 0 and 1 were marked by ``mark_two_row_triples``; a
+    row-2 permutation other than doing nothing never leaves both Δ at 0, so
+    the unmarked 'all unchanged' is the only combination to leave out."""
+    w = 2 * span2 + 1
+    t = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            for c in range(b + 1, n):
+                x2 = T[2, a], T[2, b], T[2, c]
+                for p2 in range(6):
+                    da = x2[PERM3[p2, 0]] - x2[0]
+                    db = x2[PERM3[p2, 1]] - x2[1]
+                    if marks[t, (span2 - da) * w + span2 - db] == stamp:
+                        return True
+                t += 1
+    return False
+
+
+@njit(cache=True, nogil=True)
+def good_pairings(A, B, n, fact, sub, pick, rank, out):
+    """The trade-free pairings of two rows holding the sets A and B (increasing).
+
+    A pairing q (A[j] shares a column with B[q[j]]) is trade-free when no
+    nonempty set of positions has sum(B[q[j]] - A[j]) == 0.  Depth first over
+    the positions with the subset sums kept incrementally (``sub``, 2**n
+    scratch), so a prefix with a zero subset is cut once; ``rank[j]`` (scratch)
+    is the rank contribution of positions < j.  The lexicographic ranks of
+    the trade-free pairings go to ``out`` (increasing); returns their number.
+    """
+    count = 0
+    used = 0
+    sub[0] = 0
+    rank[0] = 0
+    j = 0
+    pick[0] = -1
+    while j >= 0:
+        if j == n:
+            out[count] = rank[n]
+            count += 1
+            j -= 1
+            used &= ~(1 << pick[j])
+            continue
+        c = pick[j] + 1
+        bj = 1 << j
+        while c < n:
+            if (used >> c) & 1:
+                c += 1
+                continue
+            d = B[c] - A[j]
+            good = True
+            for mask in range(bj):
+                s = sub[mask] + d
+                if s == 0:
+                    good = False
+                    break
+                sub[mask | bj] = s
+            if good:
+                break
+            c += 1
+        if c >= n:
+            j -= 1
+            if j >= 0:
+                used &= ~(1 << pick[j])
+            continue
+        pick[j] = c
+        smaller = 0
+        for x in range(c):
+            if not (used >> x) & 1:
+                smaller += 1
+        rank[j + 1] = rank[j] + smaller * fact[n - 1 - j]
+        used |= 1 << c
+        j += 1
+        if j < n:
+            pick[j] = -1
+    return count

@@ -1,0 +1,60 @@
+"""The atlas kernels' arrays, grouped by what they serve (plain namedtuples of numpy
+arrays, which numba passes as one argument each: no jitclass to compile).
+
+* ``Plan``:   read-only tables of a size (subsets by sum, row arrangements, ...).
+* ``Rows``:   the partition search (row sets, their trade-free pairings).
+* ``Grid``:   the arrangement search (the table, candidate bit sets, column sums).
+* ``Trades``: scratch of the three-row / three-column trade checks (stamped, never cleared).
+"""
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from sudokustudio.survo.atlas.plan import pairing_tables, subset_tables
+
+Plan = namedtuple("Plan", "masks start perms inverse compose fact row_orders bits")
+Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask "
+                          "sub pick rank_prefix chosen used pos")
+Grid = namedtuple("Grid", "T cand composed cursor colsub forbid cs_sorted r_desc")
+Trades = namedtuple("Trades", "opt half_a half_b seen seen_count marks stamps")
+
+
+def key_bits(m: int, n: int) -> int:
+    """Bits per column sum in a sorted-column-sums key (a column sum is below m·N + 1)."""
+    N = m * n
+    bits = 1
+    while (1 << bits) <= m * N:
+        bits += 1
+    return bits
+
+
+def make_plan(m: int, n: int) -> Plan:
+    masks, start = subset_tables(m, n)
+    perms, inverse, compose, fact, row_orders = pairing_tables(m, n)
+    return Plan(masks, start, perms, inverse, compose, fact, row_orders, key_bits(m, n))
+
+
+def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
+    """Fresh scratch arrays for one thread's enumeration of an m×n atlas."""
+    N = m * n
+    n_perms = int(np.prod(np.arange(1, n + 1)))
+    n_words = (n_perms + 63) // 64
+    z = np.zeros
+    rows = Rows(vals=z((m, n), np.int64), pair_list=z((m, m, n_perms), np.int64), pair_count=z((m, m), np.int64),
+                placed_vals=z((m, n), np.int64), placed_list=z((m, m, n_perms), np.int64),
+                placed_count=z((m, m), np.int64), row0_mask=z((m, n_words), np.int64), sub=z(1 << n, np.int64),
+                pick=z(n + 1, np.int64), rank_prefix=z(n + 1, np.int64), chosen=z(m, np.int64),
+                used=z(m + 1, np.int64), pos=z(m, np.int64))
+    grid = Grid(T=z((m, n), np.int64), cand=z((m, n_words), np.int64), composed=z((m, m, n_words), np.int64),
+                cursor=z(m, np.int64), colsub=z((n * n, 1 << m), np.int64), forbid=z((m, n * n), np.int64),
+                cs_sorted=z(n, np.int64), r_desc=z(m, np.int64))
+    span = (N - 1) * (n - n // 2)    # |Δ| bound of a half in three_row_trade
+    span2 = 2 * (N - 1)              # |Δ| bound of two rows in mark_two_row_triples
+    trades = Trades(opt=z((n, 6, 2), np.int64), half_a=z((6 ** (n // 2), 2), np.int64),
+                    half_b=z((6 ** (n - n // 2), 2), np.int64), seen=z((2 * span + 1) ** 2, np.int64),
+                    seen_count=z((2 * span + 1) ** 2, np.int64),
+                    marks=z((max(1, n * (n - 1) * (n - 2) // 6), (2 * span2 + 1) ** 2), np.int64),
+                    stamps=z(2, np.int64))
+    return rows, grid, trades
