@@ -41,7 +41,7 @@ def test_survo_random_prints_a_unique_matrix(capsys):
     text = capsys.readouterr().out
     assert text.startswith("MAT SAVE AS A\n")
     p = parse_survo(text)
-    assert p.m == 4 and p.n == 4 and p.n_givens == 1 and solve_survo(p).unique
+    assert p.m == 4 and p.n == 4 and p.n_givens >= 1 and solve_survo(p).unique  # k is a minimum
     assert main(["survo", "random", "4", "4", "--givens", "1", "--seed", "9"]) == 0
     assert capsys.readouterr().out == text
 

@@ -1,7 +1,8 @@
 """``sudokustudio-cli survo ...``: Survo puzzles headless.
 
     survo solve FILE [--json] [--limit L]
-    survo random M N [--givens K] [--seed S] [--json]
+    survo random M N [--givens K|auto] [--difficulty LEVEL] [--number N] [--seed S] [--json]
+    survo difficulty FILE [--json]
 
 Further sub-commands come from the modules listed in SURVO_SUBCOMMANDS,
 each with ``register(survo_subparsers)``.
@@ -34,15 +35,30 @@ def register(sub) -> None:
     add_json_arg(s)
     s.set_defaults(func=run_solve)
 
-    r = survo_sub.add_parser("random", help="print a random uniquely solvable puzzle in the matrix format",
-                             description="A random m×n Survo puzzle with a unique solution, reproducible "
-                                         "from --seed; open unless --givens is given.")
+    r = survo_sub.add_parser("random", help="print a uniquely solvable puzzle of a chosen difficulty",
+                             description="Puzzle number N of size M×N and a difficulty (easy ≤ 3 swaps from the "
+                                         "setup, medium 4-5, hard 6-7 or a sacrifice needed, expert ≥ 8): the "
+                                         "same size, difficulty, number and givens always give the same puzzle. "
+                                         "Givens are added as the puzzle needs them (auto) or at least K.")
     r.add_argument("m", type=int, metavar="M", help="rows (2..8)")
     r.add_argument("n", type=int, metavar="N", help="columns (2..8)")
-    r.add_argument("--givens", type=int, default=0, metavar="K", help="number of given numbers (default 0)")
-    r.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0)")
+    r.add_argument("--givens", default="auto", metavar="K|auto",
+                   help="'auto' (default: as few as needed, open when possible) or a minimum number of givens")
+    r.add_argument("--difficulty", choices=["easy", "medium", "hard", "expert"], default=None,
+                   help="difficulty band (default: any)")
+    r.add_argument("--number", type=int, default=None, metavar="N",
+                   help="puzzle number (default: the --seed value)")
+    r.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0; --number wins)")
     add_json_arg(r)
     r.set_defaults(func=run_random)
+
+    d = survo_sub.add_parser("difficulty", help="the swap difficulty of a puzzle file",
+                             description="Fewest swaps from the setup, the fewest sacrifices (W-raising swaps) "
+                                         "over all shortest swap sequences, the number of shortest sequences, "
+                                         "the setup's W and the grade (easy/medium/hard/expert).")
+    d.add_argument("file", metavar="FILE", help="Survo matrix file (MAT SAVE AS A ...)")
+    add_json_arg(d)
+    d.set_defaults(func=run_difficulty)
 
     for name in SURVO_SUBCOMMANDS:
         importlib.import_module(name).register(survo_sub)
@@ -99,18 +115,54 @@ def run_solve(args) -> int:
     return 0
 
 
-def run_random(args) -> int:
-    from sudokustudio.survo.generate import random_puzzle
+def _givens_arg(text: str) -> int | str:
+    if str(text).lower() == "auto":
+        return "auto"
+    try:
+        return int(text)
+    except ValueError:
+        raise ValueError(f"--givens must be 'auto' or a whole number, got {text!r}") from None
 
-    random_puzzle(2, 2, 0, 1)  # loads the kernels (start-up, not generating time)
+
+def run_random(args) -> int:
+    from sudokustudio.survo.generate import graded_puzzle
+    from sudokustudio.survo.solve import warm_up
+
+    warm_up()  # loads the solver kernel (start-up, not generating time)
+    number = args.seed if args.number is None else args.number
     t0 = work_started()
-    g = random_puzzle(args.m, args.n, args.givens, args.seed)
+    g = graded_puzzle(args.m, args.n, args.difficulty, number, _givens_arg(args.givens))
     secs = time.perf_counter() - t0
     if args.json:
-        print_json({"matrix": g.puzzle.to_matrix_text(), "row_sums": g.puzzle.row_sums,
-                    "col_sums": g.puzzle.col_sums, "givens": g.puzzle.givens, "solution": g.solution,
-                    "W": g.initial_w, "min_swaps": g.min_swaps, "seed": args.seed,
-                    "seconds": round(secs, 6)})
+        out = g.as_dict()
+        out["seed"] = args.seed
+        out["seconds"] = round(secs, 6)
+        print_json(out)
         return 0
     print(g.puzzle.to_matrix_text(), end="")
+    return 0
+
+
+def run_difficulty(args) -> int:
+    from sudokustudio.survo.difficulty import puzzle_difficulty
+    from sudokustudio.survo.puzzle import read_survo
+
+    from sudokustudio.survo.solve import warm_up
+
+    warm_up()  # loads the solver kernel (start-up)
+    puzzle = read_survo(args.file)
+    t0 = work_started()
+    d = puzzle_difficulty(puzzle)
+    secs = time.perf_counter() - t0
+    if args.json:
+        print_json({"file": args.file, "m": puzzle.m, "n": puzzle.n, "givens": puzzle.n_givens, **d.as_dict(),
+                    "seconds": round(secs, 6)})
+        return 0
+    sac = ("not computed (too many shortest sequences)" if d.sacrifices is None else
+           f"{d.sacrifices} (every shortest sequence raises W)" if d.sacrifices else "0")
+    print(f"{puzzle.m}x{puzzle.n} Survo puzzle, {puzzle.n_givens} given numbers: {d.level}")
+    print(f"  fewest swaps from the setup: {d.min_swaps}")
+    print(f"  fewest sacrifices in a shortest sequence: {sac}")
+    print(f"  shortest swap sequences: {d.shortest_sequences}")
+    print(f"  setup W: {d.setup_w}")
     return 0

@@ -198,6 +198,152 @@ def random_puzzle_in_range(m: int, n: int, givens: int = 0, seed: int = 0,
                           f"from seed {seed}")
 
 
+# ------------------------------------------------------------- graded puzzles
+#: solver budgets of graded generation (placements): a check that runs out counts as "not unique"
+GRADED_BUDGET = 20_000
+#: candidates tried per request before giving up (deterministic: no clock involved)
+GRADED_CANDIDATES = 300
+
+
+@dataclass
+class GradedPuzzle:
+    """A uniquely solvable puzzle with its difficulty and how to make it again."""
+
+    puzzle: SurvoPuzzle
+    solution: np.ndarray
+    difficulty: object          # difficulty.Difficulty
+    number: int
+    candidates: int             # candidate tables tried
+    solver_calls: int
+
+    @property
+    def givens(self) -> int:
+        return self.puzzle.n_givens
+
+    def as_dict(self) -> dict:
+        d = {"m": self.puzzle.m, "n": self.puzzle.n, "number": self.number, "givens": self.givens,
+             "matrix": self.puzzle.to_matrix_text(), "row_sums": self.puzzle.row_sums.tolist(),
+             "col_sums": self.puzzle.col_sums.tolist(), "given_table": self.puzzle.givens.tolist(),
+             "solution": self.solution.tolist()}
+        d.update(self.difficulty.as_dict())
+        d["W"] = d["setup_W"]
+        return d
+
+
+def _level_index(level: str | None) -> int:
+    from sudokustudio.survo.difficulty import LEVELS
+
+    if level is None:
+        return len(LEVELS)
+    if level not in LEVELS:
+        raise ValueError(f"difficulty must be one of {', '.join(LEVELS)}, got {level!r}")
+    return LEVELS.index(level)
+
+
+def _in_band(d, level: str | None) -> bool:
+    return level is None or d.level == level
+
+
+def _reduce_givens(table: np.ndarray, mask: np.ndarray, keep: np.ndarray, rng: np.random.Generator,
+                   checker: Checker) -> None:
+    """Drop givens in random order while the puzzle stays unique (``keep`` cells stay); in place."""
+    for c in rng.permutation(np.flatnonzero(mask & ~keep)):
+        mask.flat[c] = False
+        if checker.count(table, mask, GRADED_BUDGET) != 1:
+            mask.flat[c] = True
+
+
+def _candidate(m: int, n: int, min_givens: int, disorder: int, rng: np.random.Generator,
+               checker: Checker) -> tuple[np.ndarray, np.ndarray]:
+    """A uniquely solvable table with few givens: a monotone table moved by ``disorder``
+    random swaps, every cell given, then givens dropped while it stays unique."""
+    N = m * n
+    table = monotone((rng.permutation(N) + 1).astype(np.int16).reshape(m, n))
+    for _ in range(disorder):
+        a, b = rng.choice(N, 2, replace=False)
+        table.flat[a], table.flat[b] = table.flat[b], table.flat[a]
+    table, _ = permute_lines(table, np.zeros((m, n), bool), rng)
+    keep = np.zeros((m, n), bool)
+    keep.flat[rng.permutation(N)[:min_givens]] = True
+    mask = np.ones((m, n), bool)
+    if checker.count(table, keep, GRADED_BUDGET) == 1:   # often open (or k givens) is unique already
+        mask = keep.copy()
+    else:
+        _reduce_givens(table, mask, keep, rng, checker)
+    return table, mask
+
+
+def _ease(table: np.ndarray, mask: np.ndarray, level: str, rng: np.random.Generator):
+    """Add givens (never breaking uniqueness) where the setup misplaces a number, each time the
+    one that brings the fewest swaps nearest to the level's band, until it is reached or
+    nothing helps.  Returns the new mask and its difficulty (None if the band was missed)."""
+    from sudokustudio.survo.difficulty import BANDS, difficulty_of
+    from sudokustudio.survo.setup import puzzle_setup
+    from sudokustudio.survo.solve import min_swaps
+
+    lo, hi = BANDS[level]
+    mask = mask.copy()
+    while True:
+        p = SurvoPuzzle.from_solution(table, mask)
+        d = difficulty_of(p, table)
+        if d.level == level:
+            return mask, d
+        if d.min_swaps < lo:
+            return mask, None
+        setup = puzzle_setup(p)
+        wrong = np.flatnonzero((setup != table) & ~mask)
+        best = None
+        for c in rng.permutation(wrong):
+            mask.flat[c] = True
+            p2 = SurvoPuzzle.from_solution(table, mask)
+            L = min_swaps(puzzle_setup(p2), table)
+            mask.flat[c] = False
+            gap = max(0, L - hi) + max(0, lo - L)
+            if best is None or gap < best[0]:
+                best = (gap, c)
+        if best is None:
+            return mask, None
+        mask.flat[best[1]] = True
+
+
+def graded_puzzle(m: int, n: int, level: str | None = None, number: int = 0, givens: int | str = "auto",
+                  max_candidates: int = GRADED_CANDIDATES) -> GradedPuzzle:
+    """Puzzle ``number`` of size m×n and difficulty ``level`` (easy/medium/hard/expert, None = any).
+
+    ``givens``: "auto" (as few as the candidate needs, open when it can be)
+    or a minimum k.  Always the same puzzle for the same (m, n, level,
+    number, givens).  Candidates go from near-monotone tables (easy) to
+    shuffled ones (hard) as the level asks; a candidate harder than the
+    band is eased by adding givens where the setup misplaces numbers.
+    """
+    from sudokustudio.survo.difficulty import difficulty_of
+
+    if not (2 <= m <= 8 and 2 <= n <= 8):
+        raise ValueError(f"size {m}×{n}: rows and columns must be 2..8")
+    k = 0 if givens == "auto" else int(givens)
+    if not 0 <= k < m * n:
+        raise ValueError(f"givens must be 'auto' or 0..{m * n - 1}, got {givens}")
+    li = _level_index(level)
+    rng = rng_for(number, m, n, li, k + 1)
+    checker = Checker(m, n)
+    N = m * n
+    # disorder (random swaps away from monotone) per level, as a share of the cells
+    share = {0: (0.0, 0.15), 1: (0.05, 0.3), 2: (0.1, 0.6), 3: (0.3, 1.5), 4: (0.0, 1.0)}[li]
+    for cand in range(1, max_candidates + 1):
+        disorder = int(rng.integers(int(share[0] * N), int(share[1] * N) + 1))
+        table, mask = _candidate(m, n, k, disorder, rng, checker)
+        if level is None:
+            d = difficulty_of(SurvoPuzzle.from_solution(table, mask), table)
+        else:
+            mask, d = _ease(table, mask, level, rng)
+            if d is None:
+                continue
+        puzzle = SurvoPuzzle.from_solution(table, mask, name=f"{m}x{n} {level or 'any'} #{number}")
+        return GradedPuzzle(puzzle, table, d, number, cand, checker.calls)
+    raise GenerationError(f"no {level or ''} {m}×{n} puzzle with {givens} givens found in {max_candidates} "
+                          f"candidates (puzzle number {number}); small sizes may have none at this level")
+
+
 def warm_up() -> None:
     """Compile (or load) what New puzzle needs (group survo-generate): the exact solver."""
     random_puzzle(2, 3, seed=1)

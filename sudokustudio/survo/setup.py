@@ -21,7 +21,7 @@ window shows (issue 15), and they cost microseconds on at most 64 cells.
 """
 from __future__ import annotations
 
-from fractions import Fraction
+from math import lcm
 
 import numpy as np
 
@@ -52,22 +52,26 @@ def product_setups(row_sums: np.ndarray, col_sums: np.ndarray) -> np.ndarray:
 
 
 def givens_setup(row_sums, col_sums, givens) -> np.ndarray:
-    """The generalised setup with givens (equal to product_setup when there are none)."""
-    r = [int(x) for x in np.asarray(row_sums).ravel()]
-    c = [int(x) for x in np.asarray(col_sums).ravel()]
+    """The generalised setup with givens (equal to product_setup when there are none).
+
+    Residual means are compared exactly as integers: a row mean r_i / f_i
+    times lcm(1..n) is whole (f_i <= n), and likewise for the columns.
+    """
     g = np.asarray(givens, dtype=np.int16)
     m, n = g.shape
-    out = g.copy()
     free = g == 0
-    rnum = [max(0, r[i] - int(g[i].sum())) for i in range(m)]
-    cnum = [max(0, c[j] - int(g[:, j].sum())) for j in range(n)]
-    # a line without free cells never ranks a cell; keep its denominator positive
-    rmean = [Fraction(rnum[i], max(1, int(free[i].sum()))) for i in range(m)]
-    cmean = [Fraction(cnum[j], max(1, int(free[:, j].sum()))) for j in range(n)]
-    cells = sorted(((rmean[i] * cmean[j], rmean[i], cmean[j], i * n + j)
-                    for i in range(m) for j in range(n) if free[i, j]))
-    used = set(int(v) for v in g[~free])
-    values = [v for v in range(1, m * n + 1) if v not in used]
+    f_r = np.maximum(1, free.sum(axis=1))   # a line without free cells never ranks a cell
+    f_c = np.maximum(1, free.sum(axis=0))
+    r_res = np.maximum(0, np.asarray(row_sums, dtype=np.int64) - g.sum(axis=1, dtype=np.int64))
+    c_res = np.maximum(0, np.asarray(col_sums, dtype=np.int64) - g.sum(axis=0, dtype=np.int64))
+    r_mean = [int(x) * (lcm(*range(1, n + 1)) // int(f)) for x, f in zip(r_res, f_r)]
+    c_mean = [int(x) * (lcm(*range(1, m + 1)) // int(f)) for x, f in zip(c_res, f_c)]
+    cells = sorted((r_mean[i] * c_mean[j], r_mean[i], c_mean[j], i * n + j)
+                   for i in range(m) for j in range(n) if free[i, j])
+    out = g.copy()
+    used = np.zeros(m * n + 1, dtype=bool)
+    used[g[~free]] = True
+    values = np.flatnonzero(~used[1:]) + 1
     for (_, _, _, cell), v in zip(cells, values):
         out[cell // n, cell % n] = v
     return out
