@@ -50,3 +50,23 @@ def test_survo_subcommand_registry():
     from sudokustudio.commands import survo
 
     assert isinstance(survo.SURVO_SUBCOMMANDS, list)
+
+
+def test_survo_random_graded_json_and_difficulty_of_a_file(capsys, tmp_path):
+    assert main(["survo", "random", "4", "4", "--difficulty", "hard", "--number", "5", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    for key in ("givens", "min_swaps", "sacrifices", "shortest_sequences", "difficulty"):
+        assert key in out
+    assert out["difficulty"] == "hard"
+    f = tmp_path / "p.mat"
+    f.write_text(out["matrix"])
+    assert main(["survo", "difficulty", str(f), "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert {k: d[k] for k in ("givens", "min_swaps", "sacrifices", "shortest_sequences", "difficulty")} == \
+        {k: out[k] for k in ("givens", "min_swaps", "sacrifices", "shortest_sequences", "difficulty")}
+
+
+def test_survo_atlas_predict_only_json(capsys):
+    assert main(["survo", "atlas", "3", "4", "--predict-only", "--probes", "300", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["predicted_tables"] > 0 and 0 < out["predicted_rel_err"] < 1 and out["predicted_core_hours"] > 0

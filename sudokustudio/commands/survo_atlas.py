@@ -24,6 +24,13 @@ def register(survo_sub) -> None:
     p.add_argument("n", type=int, metavar="N", help="columns")
     p.add_argument("--out", metavar="FILE", help="write the puzzles here, one per line: row sums | column "
                                                  "sums | solution | setup | W | min swaps | chi-square")
+    p.add_argument("--csv", metavar="PREFIX", help="write the tables as PREFIX_swaps.csv, PREFIX_w.csv and "
+                                                   "PREFIX_summary.csv")
+    p.add_argument("--predict-only", action="store_true",
+                   help="only estimate the enumeration (Knuth's random probes): trade-free tables, relative "
+                        "error and core-hours on this machine; works for sizes too big to run (e.g. 5 5)")
+    p.add_argument("--probes", type=int, default=1000, metavar="P",
+                   help="random probes of the estimate (default 1000; 0: no estimate)")
     add_run_args(p)
     add_json_arg(p)
     p.set_defaults(func=run_atlas)
@@ -32,6 +39,8 @@ def register(survo_sub) -> None:
 def run_atlas(args) -> int:
     from sudokustudio.survo.atlas import SurvoAtlasJob, compare_with_seed, warm_up, write_atlas
 
+    if args.predict_only:
+        return _predict_only(args)
     job = SurvoAtlasJob(args.m, args.n)   # ValueError names a bad size
     if args.out:
         # fail before a long run, not after
@@ -39,6 +48,7 @@ def run_atlas(args) -> int:
             pass
     warm_up()  # loads the atlas kernels (start-up, not enumeration time)
     t0 = work_started()
+    estimate = _estimate(args)
     outcome = execute(job, 0, n_batches=job.n_batches(), threads=args.threads, scheduler=args.scheduler,
                       label=f"survo atlas {args.m}x{args.n}",
                       progress=lambda snap: f"{snap.total.count} puzzles")
@@ -49,6 +59,13 @@ def run_atlas(args) -> int:
     if args.out:
         write_atlas(args.out, total)
     desc = total.describe(seconds=round(seconds, 3))
+    if estimate is not None:
+        desc.update(estimate.as_dict())
+        desc.pop("size", None)
+    if args.csv:
+        from sudokustudio.survo.atlas.tables import atlas_tables, write_tables_csv
+
+        write_tables_csv(args.csv, atlas_tables(total))
     cmp = compare_with_seed(total)
     if args.json:
         desc["known_count"] = cmp["known_count"]
@@ -78,4 +95,29 @@ def run_atlas(args) -> int:
               + ", chi-square inside (0.25, 8.25): " + ("yes" if cmp["chi2"]["match"] else "NO"))
     if args.out:
         print(f"wrote {total.count} puzzles to {args.out}", file=sys.stderr)
+    return 0
+
+
+def _estimate(args):
+    if args.probes <= 0:
+        return None
+    from sudokustudio.survo.atlas.estimate import estimate_size
+
+    return estimate_size(args.m, args.n, probes=args.probes)
+
+
+def _predict_only(args) -> int:
+    from sudokustudio.survo.atlas.plan import check_size
+
+    check_size(args.m, args.n, max_cells=None)
+    t0 = work_started()
+    e = _estimate(args) if args.probes > 0 else None
+    if e is None:
+        raise ValueError("--predict-only needs --probes > 0")
+    out = e.as_dict()
+    out["seconds"] = round(time.perf_counter() - t0, 3)
+    if args.json:
+        print_json(out)
+        return 0
+    print(e.text())
     return 0

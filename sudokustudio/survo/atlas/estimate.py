@@ -150,9 +150,12 @@ class SizeEstimate:
         return self.core_seconds / 3600.0
 
     def as_dict(self) -> dict:
+        def finite(x):   # no probe reached a leaf: unknown, not infinite (JSON has no Infinity)
+            return x if math.isfinite(x) else None
+
         return {"size": f"{self.m}x{self.n}", "probes": self.probes, "predicted_tables": self.tables,
-                "predicted_rel_err": self.rel_err, "predicted_work": self.work,
-                "predicted_work_rel_err": self.work_rel_err, "predicted_core_hours": self.core_hours,
+                "predicted_rel_err": finite(self.rel_err), "predicted_work": self.work,
+                "predicted_work_rel_err": finite(self.work_rel_err), "predicted_core_hours": self.core_hours,
                 "estimate_cpu_seconds": self.seconds}
 
     def text(self) -> str:

@@ -47,5 +47,8 @@ class SurvoAtlasJob(BatchJob):
 
 
 def warm_up() -> None:
-    """Compile the atlas kernels on the 2×2 atlas."""
+    """Compile the atlas kernels on the 2×2 atlas, and the size estimate's probes (group survo-atlas)."""
+    from sudokustudio.survo.atlas.estimate import warm_up as estimate_warm_up
+
     run_vectors(2, 2, row_sum_vectors(2, 2))
+    estimate_warm_up()

@@ -9,6 +9,7 @@ import numpy as np
 
 MAX_CELLS = 20          # 4×5 (the stretch size) is the largest practical atlas
 MAX_BATCHES = 1000
+PREDICT_MAX_CELLS = 30  # the size estimate (``estimate``) reaches further than a run
 
 
 @cache
@@ -109,10 +110,13 @@ def pairing_tables(m: int, n: int):
     return perms, inverse, compose, fact, row_orders
 
 
-def check_size(m: int, n: int) -> None:
+def check_size(m: int, n: int, max_cells: int | None = MAX_CELLS) -> None:
+    """Raise ValueError for a size the atlas cannot take (``max_cells=None``: the limit of the
+    estimate, ``PREDICT_MAX_CELLS``, whose bit sets and keys hold numbers up to 30)."""
+    limit = PREDICT_MAX_CELLS if max_cells is None else max_cells
     if not (2 <= m <= 8 and 2 <= n <= 8):
         raise ValueError(f"atlas size {m}x{n}: rows and columns must be between 2 and 8")
     if m > n:
         raise ValueError(f"atlas size {m}x{n}: give the smaller side first ({n}x{m} is the same atlas transposed)")
-    if m * n > MAX_CELLS:
-        raise ValueError(f"atlas size {m}x{n}: at most {MAX_CELLS} cells")
+    if m * n > limit:
+        raise ValueError(f"atlas size {m}x{n}: at most {limit} cells")
