@@ -202,3 +202,14 @@ def test_batch_plan_caps_vectors_per_batch():
         assert bounds[0] == 0 and bounds[-1] == len(vectors)
         per = np.diff(bounds)
         assert per.min() >= 1 and per.max() <= 2 * math.ceil(len(vectors) / (len(bounds) - 1)) + 1
+
+
+def test_atlas_job_summary_for_a_live_view():
+    from sudokustudio.survo.atlas import SurvoAtlasJob
+
+    job = SurvoAtlasJob(3, 4)
+    part = job.merge(job.run_batch(0, 0), job.run_batch(1, 0))
+    s = job.summary(part)
+    assert s["vectors_done"] == len(job.batch_vectors(0)) + len(job.batch_vectors(1)) == job.units(part)
+    assert s["vectors_total"] == len(row_sum_vectors(3, 4)) and s["puzzles"] == part.count
+    assert s["tables"]["count"] == part.count

@@ -45,6 +45,26 @@ class SurvoAtlasJob(BatchJob):
     def describe(self, total: AtlasResult) -> dict:
         return total.describe()
 
+    # -- the run model's optional protocol (units, summary) and what the Atlas view shows live
+    unit = "row-sum vectors"
+
+    def units(self, total: AtlasResult) -> int:
+        """Row-sum vectors ("partitions" of the total into m row sums) done."""
+        return int(total.vectors_done)
+
+    def batch_vectors(self, batch_index: int):
+        """The row-sum vectors batch ``batch_index`` covers (int64[k, m])."""
+        vectors, bounds = batch_plan(self.m, self.n)
+        return vectors[bounds[batch_index]:bounds[batch_index + 1]]
+
+    def summary(self, total: AtlasResult) -> dict:
+        """Plain data for a live view: progress over the row-sum vectors and the tables so far."""
+        from sudokustudio.survo.atlas.tables import atlas_tables
+
+        return {"vectors_done": int(total.vectors_done), "vectors_total": len(batch_plan(self.m, self.n)[0]),
+                "puzzles": total.count, "trade_free_tables": int(total.tables),
+                "cpu_seconds": float(total.cpu_seconds), "tables": atlas_tables(total).as_dict()}
+
 
 def warm_up() -> None:
     """Compile the atlas kernels on the 2×2 atlas, and the size estimate's probes (group survo-atlas)."""
