@@ -1,6 +1,7 @@
 """Survo atlas: time 3×5 and 4×4 on 2 worker threads and check seed 001.
 
-    python3 benchmarks/survo_atlas.py [--sizes 3x5 4x4] [--threads 2] [--out-dir DIR]
+    python3 benchmarks/survo_atlas.py [--sizes 3x5 4x4] [--threads 2] [--out-dir DIR] [--probes P]
+    python3 benchmarks/survo_atlas.py --predict-only --sizes 5x5 4x6 3x8 [--probes P]
 
 For every size: wall time, summed thread CPU time of the batches (robust to a
 loaded machine), the count against REFERENCES.md's S(m, n), trade-free tables
@@ -8,6 +9,9 @@ met and candidates checked exactly.  For 4×4 it prints seed 001's tables
 beside the computed ones with MATCH / MISMATCH per table.  Target: 4×4 in
 ≤ 60 s on 2 quiet cores.  With --out-dir the atlases are written there (one
 puzzle per line, the format of ``sudokustudio-cli survo atlas --out``).
+Before each run Knuth's estimate (``--probes``, default 2000) predicts the
+trade-free tables and core-hours; the run prints how far off it was in
+relative errors (target: within 2).  ``--predict-only`` skips the runs.
 """
 from __future__ import annotations
 
@@ -20,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudokustudio.jobs.run import run_batches  # noqa: E402
 from sudokustudio.survo.atlas import SurvoAtlasJob, compare_with_seed, warm_up, write_atlas  # noqa: E402
+from sudokustudio.survo.atlas.estimate import estimate_size  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -27,6 +32,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sizes", nargs="+", default=["3x5", "4x4"])
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--out-dir", default=None)
+    ap.add_argument("--probes", type=int, default=2000)
+    ap.add_argument("--predict-only", action="store_true")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     warm_up()
@@ -34,6 +41,11 @@ def main(argv=None) -> int:
     ok = True
     for size in args.sizes:
         m, n = (int(x) for x in size.lower().split("x"))
+        est = estimate_size(m, n, probes=args.probes) if args.probes > 0 else None
+        if est is not None:
+            print(f"\n{est.text()}; estimate took {est.seconds:.1f} CPU-s")
+        if args.predict_only:
+            continue
         job = SurvoAtlasJob(m, n)
         t0 = time.perf_counter()
         out = run_batches(job, 0, job.n_batches(), workers=args.threads)
@@ -45,6 +57,11 @@ def main(argv=None) -> int:
               f"{'MATCH' if cmp['count_match'] else 'MISMATCH'}); wall {wall:.1f} s on {args.threads} threads, "
               f"batch CPU {tot.cpu_seconds:.1f} s, {job.n_batches()} batches; {tot.tables} trade-free tables, "
               f"{tot.candidates} candidates checked exactly")
+        if est is not None and est.rel_err > 0:
+            off = (est.tables - tot.tables) / (est.rel_err * est.tables)
+            print(f"  predicted {est.tables:.4g} trade-free tables (RE {100 * est.rel_err:.1f} %), measured "
+                  f"{tot.tables}: {off:+.2f} relative errors; predicted {est.core_seconds:.1f} core-s, batch CPU "
+                  f"{tot.cpu_seconds:.1f} s")
         print(f"  swaps hist {tot.swaps_hist()}  mean {mean:.4f}  sd {sd:.4f}  "
               f"chi-square {tot.chi2.min():.4f} .. {tot.chi2.max():.4f}")
         ok = ok and cmp["count_match"]
