@@ -119,7 +119,8 @@ from sudokustudio.sudoku.solver import (count_solutions_kernel, is_unique_kernel
                                         random_solution_kernel, solve_kernel)
 from sudokustudio.sudoku.tables import PEERS  # noqa: E402
 
-_PROPS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+_PROPS = settings(max_examples=40, deadline=None,
+                  suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 _HARD = ("puzzles6_forum_hardest_1106", "puzzles3_magictour_top1465", "puzzles2_17_clue")
 
 

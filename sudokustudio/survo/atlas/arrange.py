@@ -57,8 +57,8 @@ def _record_leaf(m, n, plan, grid, keys, nkeys):
     bits = plan.bits
     for j in range(n):   # insertion sort, no allocation
         s = 0
-        for l in range(m):
-            s += T[l, j]
+        for earlier in range(m):
+            s += T[earlier, j]
         k = j
         while k > 0 and cs_sorted[k - 1] > s:
             cs_sorted[k] = cs_sorted[k - 1]
@@ -95,8 +95,8 @@ def _enter_row(i, m, n, rows, grid):
     nonempty = False
     for w in range(n_words):
         x = row0_mask[i, w]
-        for l in range(1, i):
-            x &= composed[l, i, w]
+        for earlier in range(1, i):
+            x &= composed[earlier, i, w]
         cand[i, w] = x
         if x != 0:
             nonempty = True
@@ -233,8 +233,8 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
             # a trade-free table: record its sorted column sums (insertion sort, no allocation)
             for j in range(n):
                 s = 0
-                for l in range(m):
-                    s += T[l, j]
+                for earlier in range(m):
+                    s += T[earlier, j]
                 k = j
                 while k > 0 and cs_sorted[k - 1] > s:
                     cs_sorted[k] = cs_sorted[k - 1]
@@ -265,8 +265,8 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
             nonempty = False
             for w in range(n_words):
                 x = row0_mask[i, w]
-                for l in range(1, i):
-                    x &= composed[l, i, w]
+                for earlier in range(1, i):
+                    x &= composed[earlier, i, w]
                 cand[i, w] = x
                 if x != 0:
                     nonempty = True
@@ -371,10 +371,10 @@ def place_rows_in_order(m, n, plan, rows):
         level = 1.0
         for k in range(1, m):
             b = row_orders[o, k]
-            for l in range(k):
-                a = row_orders[o, l]
+            for earlier in range(k):
+                a = row_orders[o, earlier]
                 g = float(pair_count[a, b] if a < b else pair_count[b, a])
-                level *= g if l == 0 else g / F
+                level *= g if earlier == 0 else g / F
             est += level
         if best < 0.0 or est < best:
             best = est
@@ -386,17 +386,17 @@ def place_rows_in_order(m, n, plan, rows):
     n_words = rows.row0_mask.shape[1]
     for k in range(1, m):
         b = row_orders[best_o, k]
-        for l in range(k):
-            a = row_orders[best_o, l]
+        for earlier in range(k):
+            a = row_orders[best_o, earlier]
             if a < b:
                 c = pair_count[a, b]
                 for t in range(c):
-                    rows.placed_list[l, k, t] = pair_list[a, b, t]
+                    rows.placed_list[earlier, k, t] = pair_list[a, b, t]
             else:
                 c = pair_count[b, a]
                 for t in range(c):
-                    rows.placed_list[l, k, t] = plan.inverse[pair_list[b, a, t]]
-            rows.placed_count[l, k] = c
+                    rows.placed_list[earlier, k, t] = plan.inverse[pair_list[b, a, t]]
+            rows.placed_count[earlier, k] = c
         # the first row is written increasing: its pairings are the arrangements of row k
         for w in range(n_words):
             rows.row0_mask[k, w] = 0

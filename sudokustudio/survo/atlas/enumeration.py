@@ -71,9 +71,9 @@ def partitions_for(m, n, r, plan, rows, grid, trades, keys, nkeys):
             used[d + 1] = used[d] | chosen[d]
         _mask_values(chosen[d], N, vals[d])
         alive = True
-        for l in range(d):
-            c = good_pairings(vals[l], vals[d], n, fact, sub, pick, rank_prefix, pair_list[l, d])
-            pair_count[l, d] = c
+        for earlier in range(d):
+            c = good_pairings(vals[earlier], vals[d], n, fact, sub, pick, rank_prefix, pair_list[earlier, d])
+            pair_count[earlier, d] = c
             if c == 0:
                 alive = False
                 break

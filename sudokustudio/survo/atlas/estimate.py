@@ -53,10 +53,10 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
                 full |= np.int64(1) << v
             rows.chosen[d] = full & ~used
             _mask_values(rows.chosen[d], N, rows.vals[d])
-            for l in range(d):
-                c = good_pairings(rows.vals[l], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
-                                  rows.rank_prefix, rows.pair_list[l, d])
-                rows.pair_count[l, d] = c
+            for earlier in range(d):
+                c = good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
+                                  rows.rank_prefix, rows.pair_list[earlier, d])
+                rows.pair_count[earlier, d] = c
                 if c == 0:
                     return
             out[1] += weight
@@ -71,9 +71,9 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
                 continue
             _mask_values(masks[p], N, rows.vals[d])
             alive = True
-            for l in range(d):
-                if good_pairings(rows.vals[l], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
-                                 rows.rank_prefix, rows.pair_list[l, d]) == 0:
+            for earlier in range(d):
+                if good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
+                                 rows.rank_prefix, rows.pair_list[earlier, d]) == 0:
                     alive = False
                     break
             if alive:
@@ -88,9 +88,9 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
         rows.chosen[d] = masks[p]
         used |= masks[p]
         _mask_values(masks[p], N, rows.vals[d])
-        for l in range(d):
-            rows.pair_count[l, d] = good_pairings(rows.vals[l], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
-                                                  rows.rank_prefix, rows.pair_list[l, d])
+        for earlier in range(d):
+            rows.pair_count[earlier, d] = good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub,
+                                                        rows.pick, rows.rank_prefix, rows.pair_list[earlier, d])
     place_rows_in_order(m, n, plan, rows)
     T = grid.T
     for j in range(n):
