@@ -16,9 +16,7 @@ SAYS_WHY = re.compile(r"\blong\b", re.IGNORECASE)
 # What issue 14 is splitting now (tabs into views, multi-concept modules into subpackages):
 # each entry must disappear with its split, and this list must end empty.
 KNOWN = {
-    "sudokustudio/sudoku/solver.py:_propagate", "sudokustudio/survo/atlas.py",
-    "sudokustudio/survo/atlas.py:_arrange_rows", "sudokustudio/survo/atlas.py:atlas_vectors_kernel",
-    "sudokustudio/survo/solve.py:solve_survo_budget_kernel",
+    "sudokustudio/sudoku/solver.py:_propagate",
     "sudokustudio/ui/survo_tab.py"
 }
 

@@ -36,7 +36,7 @@ def test_window_restores_geometry_and_tab(qtbot, settings):
 
 def test_closing_the_window_stops_every_run_and_saves_what_finished(qtbot, settings):
     from sudokustudio.jobs.store import RunStore, default_store_path
-    from sudokustudio.sudoku import estimators as E
+    from sudokustudio.sudoku import estimate as E
 
     win = MainWindow(settings=settings, warm_up=False)
     qtbot.addWidget(win)

@@ -153,8 +153,8 @@ def solve_kernel(row_sums, col_sums, givens, limit, max_nodes, solutions_out):
     limit means the search was complete, so count == 1 with limit >= 2
     proves uniqueness; (-1, nodes) when it gave up (the count is unknown).
 
-    Written for a short compile (the first hint waits for it): one call
-    site of ``_branching``, element loops instead of array assignments,
+    Written for a short compile (the first hint waits for it), which is why
+    it is long: one call site of ``_branching``, element loops instead of array assignments,
     scratch rows as views of one allocation.
     """
     m, n = givens.shape

@@ -198,8 +198,8 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
                       keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
-    The search's hot loop, kept whole with its arrays as plain arguments: 137
-    lines, because the same search split into helpers taking the grouped
+    The search's hot loop, kept whole (long) with its arrays as plain arguments:
+    137 lines, because the same search split into helpers taking the grouped
     arrays measured 1.9× slower (3×5: 8.1 vs 4.1 CPU-s); ``arrange_rows``
     unpacks the groups for it.  The helpers above serve the probes of
     ``estimate``.
