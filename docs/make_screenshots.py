@@ -92,10 +92,11 @@ def main() -> int:
         est.box.setCurrentIndex(est.box.findData("3x3"))
         for method, seconds in (("ridder", args.seconds / 2), ("rows", args.seconds)):
             est.gmethod.setCurrentIndex(est.gmethod.findData(method))
-            est.start_run()
+            view = est.start_run()
             pump(app, seconds)
             est.stop_run()
-            pump(app, 60, until=lambda: not est.live.runner.running)
+            if view is not None:
+                pump(app, 60, until=lambda: view.run.finished)
         pump(app, 1.0)
         est.grab().save(str(OUT / "estimator.png"))
 
