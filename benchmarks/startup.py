@@ -89,7 +89,7 @@ def step():
     elif s == "generator":
         se = gens.series.get("top-down")
         try:
-            n = se.runner.total().count if se is not None and se.runner is not None else 0
+            n = se.run.total.count if se is not None and se.run is not None else 0
         except Exception:
             n = 0
         if n > 0:

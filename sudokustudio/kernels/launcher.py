@@ -264,6 +264,9 @@ class CompileLauncher:
         import importlib
 
         try:
+            from sudokustudio.kernels.listener import install_compile_logger
+
+            install_compile_logger()   # imports numba: here, not on the UI thread at start
             from numba.core.registry import cpu_target
 
             cpu_target.target_context.refresh()
@@ -297,7 +300,8 @@ def start_background_compile(groups=None, defer: bool = False, **kw) -> CompileL
 
     r = KernelReadiness(groups or GROUPS, ready=False)
     previous = set_readiness(r)
-    install_compile_logger()
+    if not kw.get("preload"):
+        install_compile_logger()   # with preload, its thread installs it (numba takes ~1 s to import)
     launcher = CompileLauncher(r, **kw)
     launcher.previous_readiness = previous   # restored by finish_background_compile
     if not defer:
