@@ -157,3 +157,32 @@ def test_random_transform_is_a_group_element():
         # rows of the transformed grid come from one row or one column of the original
         seen_transposed.add(bool(perm[1] // 9 != perm[0] // 9))
     assert seen_transposed == {True, False}
+
+
+def test_collection_agrees_with_parsing_line_by_line(shared_data):
+    """The vectorised collection parser keeps or rejects each line exactly as parse_puzzle does."""
+    rng = np.random.default_rng(5)
+    base = [format_puzzle(p) for p in read_puzzles(shared_data / "puzzles2_17_clue").puzzles[:300]]
+    lines = []
+    for k, p in enumerate(base):
+        cells = list(p)
+        kind = k % 6
+        if kind == 1:    # a digit repeated somewhere (often a duplicate in a unit)
+            i = int(rng.integers(81))
+            cells[i] = str(int(rng.integers(1, 10)))
+        elif kind == 2:  # a bad character, sometimes not ASCII
+            cells[int(rng.integers(81))] = "x" if k % 4 else "é"
+        elif kind == 3:  # a wrong length
+            cells = cells[:80]
+        lines.append("".join(cells) + (" extra field" if kind == 4 else ""))
+    coll = parse_collection("\n".join(lines))
+    kept, issues = [], []
+    for n, line in enumerate(lines, start=1):
+        try:
+            kept.append((n, parse_puzzle(line)))
+        except PuzzleFormatError as e:
+            issues.append((n, e.reason))
+    assert coll.lines == [n for n, _ in kept]
+    assert np.array_equal(coll.puzzles, np.array([p for _, p in kept]).reshape(-1, 81))
+    assert [(i.line, i.message) for i in coll.issues] == issues
+    assert 50 < len(issues) < 250   # every kind of bad line occurred
