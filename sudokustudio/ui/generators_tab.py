@@ -15,7 +15,7 @@ from PySide6.QtCore import QObject, QTimer, Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QGridLayout, QGroupBox,
                                QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QProgressBar,
-                               QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QPushButton, QSpinBox, QSplitter, QTableWidget, QVBoxLayout,
                                QWidget)
 
 from sudokustudio.jobs.collections import CollectionError, CollectionStore
@@ -24,6 +24,7 @@ from sudokustudio.models.generators import IMPORT_GENERATORS, METHODS, METRIC_TI
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
+from sudokustudio.ui.widgets.table_fill import fill_table
 
 METHOD_INFO = {
     "top-down": ("Top-down (suexg)", "Delete the clues of a random grid in random order, keeping each "
@@ -389,29 +390,33 @@ class GeneratorsTab(QWidget):
                 del self._curves[(pid, key)]
 
     def _fill_table(self) -> None:
+        """The comparison table; its headers are rebuilt only when the columns change, and
+        only changed cells are touched (see ui/widgets/table_fill.py)."""
         rows, cols, cells, kinds = self.model.table()
-        self.table.clear()
-        self.table.setRowCount(len(rows))
-        self.table.setColumnCount(len(cols))
-        self.table.setVerticalHeaderLabels(rows)
         live = [s for s in self.series.values() if self.model.stats(s) is not None]
         headers = [_short(s) for s in live] + [c.replace("seed 002 ", "seed 002\n") for c in cols[len(live):]]
-        self.table.setHorizontalHeaderLabels(headers)
+        structure = (tuple(rows), tuple(headers), tuple(kinds), tuple(s.colour for s in live))
+        if structure != getattr(self, "_table_structure", None):
+            self._table_structure = structure
+            self.table.clear()
+            self.table.setRowCount(len(rows))
+            self.table.setColumnCount(len(cols))
+            self.table.setVerticalHeaderLabels(rows)
+            self.table.setHorizontalHeaderLabels(headers)
+            for j, kind in enumerate(kinds):
+                if kind != "published":
+                    s = live[j]
+                    hi = self.table.horizontalHeaderItem(j)
+                    hi.setForeground(QColor(s.colour))
+                    hi.setToolTip(f"{s.name}: {s.method}" + (" — imported collection" if s.imported else ""))
         grey = QColor("#f0f0f0")
-        for j, kind in enumerate(kinds):
-            for i in range(len(rows)):
-                item = QTableWidgetItem(cells[i][j])
-                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                if kind == "published":
-                    item.setBackground(grey)
-                    item.setToolTip(f"{cols[j]} (seed 002)")
-                self.table.setItem(i, j, item)
-            if kind != "published":
-                s = live[j]
-                hi = self.table.horizontalHeaderItem(j)
-                hi.setForeground(QColor(s.colour))
-                hi.setToolTip(f"{s.name}: {s.method}" + (" — imported collection" if s.imported else ""))
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+
+        def style(item, i, j):
+            if kinds[j] == "published":
+                item.setBackground(grey)
+                item.setToolTip(f"{cols[j]} (seed 002)")
+
+        fill_table(self.table, [[cells[i][j] for j in range(len(cols))] for i in range(len(rows))], style=style)
 
     # ------------------------------------------------------------ closing
     def shutdown(self, deadline: float = 1.5) -> None:

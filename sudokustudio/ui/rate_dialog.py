@@ -17,7 +17,7 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer
 from PySide6.QtGui import QFontDatabase, QKeySequence
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFileDialog, QHBoxLayout,
                                QHeaderView, QLabel, QMessageBox, QPlainTextEdit, QProgressBar, QPushButton,
-                               QSpinBox, QSplitter, QTableView, QTableWidget, QTableWidgetItem, QVBoxLayout,
+                               QSpinBox, QSplitter, QTableView, QTableWidget, QVBoxLayout,
                                QWidget)
 
 from sudokustudio.jobs.qt import kernel_gate, window_executor
@@ -27,6 +27,7 @@ from sudokustudio.sudoku.rating import DEFAULT_CAP, MAX_CAP, W_INVALID, rating_l
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
+from sudokustudio.ui.widgets.table_fill import fill_table
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
 
@@ -152,6 +153,7 @@ class RateDialog(QDialog):
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(20)
         self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
+        self.view.horizontalHeader().setResizeContentsPrecision(200)   # measure 200 rows, not 21,000
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
         self.view.setToolTip("W0 = BRT (singles) alone; Wn = whips of length <= n needed. "
@@ -317,12 +319,7 @@ class RateDialog(QDialog):
     def _draw_distribution(self) -> None:
         d = self.rating.distribution()
         self.dist_table.horizontalHeaderItem(3).setText(d.real_label)
-        self.dist_table.setRowCount(len(d.rows))
-        for r, cells in enumerate(d.rows):
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setTextAlignment(Qt.AlignRight | Qt.AlignVCenter)
-                self.dist_table.setItem(r, c, item)
+        fill_table(self.dist_table, d.rows)
         width = 0.2
         for k, (bar, ys) in enumerate(zip(self.bars, d.heights)):
             bar.setOpts(x=d.x + (k - 1.5) * width, height=ys, width=width)
