@@ -12,7 +12,7 @@ from sudokustudio.core.rng import seed_state
 from sudokustudio.sudoku import solver
 from sudokustudio.sudoku.grid import is_valid_grid
 from sudokustudio.sudoku.solver import (count_solutions, count_solutions_batch, count_solutions_batch_kernel,
-                                        random_solution_kernel, solve_batch)
+                                        other_solution_kernel, random_solution_kernel, solve_batch)
 
 SETS = [
     "puzzles2_17_clue",
@@ -72,10 +72,10 @@ def _random_grids(n, seed):
     return grids
 
 
-def _random_subsets(grids, n, gen):
+def _random_subsets(grids, n, gen, with_pick=False):
     """n puzzles: random subsets (17..81 clues, most 20..40) of random grids; one in
     eight gets 1-3 cells overwritten with a random digit (contradictions, no solution,
-    or other solutions)."""
+    or other solutions).  ``with_pick``: also the grid index of each."""
     pick = gen.integers(0, len(grids), n)
     sizes = np.clip(np.rint(gen.normal(30, 8, n)), 17, 81).astype(np.int64)
     ranks = np.argsort(gen.random((n, 81)), axis=1)
@@ -85,7 +85,7 @@ def _random_subsets(grids, n, gen):
     for i in wrong:
         cells = gen.choice(81, gen.integers(1, 4), replace=False)
         puzzles[i, cells] = gen.integers(1, 10, len(cells))
-    return puzzles
+    return (puzzles, pick) if with_pick else puzzles
 
 
 def test_counts_agree_with_reference_on_100000_random_subsets():
@@ -108,6 +108,24 @@ def test_first_solutions_are_solutions_of_random_subsets():
             assert is_valid_grid(s) and np.array_equal(s[p > 0], p[p > 0])
         else:
             assert not s.any()
+
+
+def test_other_solution_of_random_subsets():
+    """"A solution other than the grid": exists exactly when the reference counts 2+
+    solutions of a subset of the grid (1+ when wrong digits were written in), and the
+    one returned is a solution of the puzzle that differs from the grid."""
+    grids = _random_grids(300, 23)
+    gen = np.random.default_rng(23)
+    puzzles, owner = _random_subsets(grids, 20_000, gen, with_pick=True)
+    counts = _counts(reference_solver, puzzles, 3)
+    other = np.zeros(81, dtype=np.uint8)
+    for p, g, c in zip(puzzles, grids[owner], counts):
+        n = other_solution_kernel(p, g, other)
+        from_grid = np.array_equal(p[p > 0], g[p > 0])
+        assert n == int(c >= (2 if from_grid else 1))
+        if n:
+            assert is_valid_grid(other) and np.array_equal(other[p > 0], p[p > 0])
+            assert not np.array_equal(other, g)
 
 
 def test_contradictory_givens_of_every_kind():

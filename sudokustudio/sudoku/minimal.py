@@ -17,8 +17,8 @@ units, ua_lo, ua_hi, ua_n, other, calls)``: the grid, its geometry
 second solution and a solver-call counter.  ``is_unique`` answers from the cached
 sets when it can and feeds them; ``all_clues_needed`` is the one minimality
 check of the project.  9x9 questions go to the project solver
-(``solve_kernel``); other box shapes, and a second 9x9 solution when the
-project solver's first one is G itself, to ``generic.search_g``.
+(``solver.other_solution_kernel``: one search answers "unique?" and gives the
+second solution); other box shapes to ``generic.search_g``.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from numba import njit
 from sudokustudio.core.cellset import ZERO, add_cell, has_cell, remove_cell, set_size
 from sudokustudio.sudoku.cheap_uas import two_digit_uas_kernel
 from sudokustudio.sudoku.generic import search_g
-from sudokustudio.sudoku.solver import count_solutions_kernel, solve_kernel
+from sudokustudio.sudoku.solver import other_solution_kernel, solve_kernel
 from sudokustudio.sudoku.tables import geometry
 
 MAX_UA = 256  # unavoidable sets cached per oracle
@@ -125,32 +125,26 @@ def remember_other(o):
 def is_unique(o, work, lo, hi):
     """Is clue set ``work`` (cells ``lo, hi``, clues from the grid) unique?
 
-    Answers from the cached UAs when it can, else asks the solver (9x9: the
-    project solver; other shapes: ``search_g``, which also finds a second
-    solution).  A learning oracle caches the UA of a non-unique answer (9x9:
-    when the project solver's first solution, a second call, is not the grid
-    itself).  The solver calls are written here, not in a helper: every
-    function that calls the solver compiles it again (~1 CPU-s each).
+    Answers from the cached UAs when it can, else asks the solver for a
+    solution other than the grid (9x9: the project solver; other shapes:
+    ``search_g``); that solution is left in the oracle's ``other`` (o[6]) and a
+    learning oracle caches its UA.  The solver calls are written here, not in
+    a helper: every function that calls the solver compiles it again (~1
+    CPU-s each).
     """
     if missed_ua(o, lo, hi) >= 0:
         return False
     grid, peers, units, ua_n, other, calls = o[0], o[1], o[2], o[5], o[6], o[7]
     calls[0] += 1
     if grid.shape[0] == 81:
-        if count_solutions_kernel(work, _TWO) == 1:
+        if other_solution_kernel(work, grid, other) == 0:
             return True
-        if ua_n[2]:
-            # counting is several times cheaper than solving: only now solve
-            solve_kernel(work, _TWO, other)
     else:
         none = np.empty(0, dtype=np.uint64)
         if search_g(work, peers, units, _ONE, grid, other, none, none, np.zeros(1, dtype=np.int64), _ZERO_N) == 0:
             return True
     if ua_n[2]:
-        for c in range(grid.shape[0]):
-            if other[c] != grid[c]:
-                remember_other(o)
-                break
+        remember_other(o)
     return False
 
 
@@ -194,9 +188,9 @@ def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
     good = 0
     for i in range(puzzles.shape[0]):
         work[:] = puzzles[i]
-        ok = count_solutions_kernel(work, _TWO) == 1
+        n, _ = solve_kernel(work, _TWO, grid)
+        ok = n == 1
         if ok:
-            solve_kernel(work, _TWO, grid)
             o = fixed_oracle(grid, peers, units, none, none, _ZERO_N)
             lo = ZERO
             hi = ZERO
@@ -315,17 +309,16 @@ def minimals_containing(o, base_mask, max_clues, out, counts_by_c):
     with at most ``max_clues`` clues.
 
     Hitting-set branching: a non-unique set T has an unavoidable set U
-    disjoint from it (the oracle must learn); every unique superset contains
+    disjoint from it (the oracle must learn: ``is_unique`` then caches one);
+    every unique superset contains
     a cell of U.  Branch i
     adds U's i-th allowed cell and forbids its earlier ones, so each superset
     is reached once; a unique set is a leaf (its proper supersets are not
     minimal).  Returns the number of minimals written to ``out``.
     """
-    grid, peers, units, ua_lo, ua_hi, ua_n, other = o[0], o[1], o[2], o[3], o[4], o[5], o[6]
+    grid, ua_lo, ua_hi, ua_n = o[0], o[3], o[4], o[5]
     N = grid.shape[0]
     work = np.zeros(N, dtype=np.uint8)
-    none = np.empty(0, dtype=np.uint64)
-    n_found = np.zeros(1, dtype=np.int64)
     lo = ZERO
     hi = ZERO
     size = 0
@@ -349,8 +342,7 @@ def minimals_containing(o, base_mask, max_clues, out, counts_by_c):
         ui = -1
         if not is_unique(o, work, lo, hi):
             ui = missed_ua(o, lo, hi)
-            if ui < 0:  # 9x9: the project solver's first solution was the grid itself
-                search_g(work, peers, units, _ONE, grid, other, none, none, n_found, _ZERO_N)
+            if ui < 0:  # an oracle that does not learn: the solver's other solution is in o[6]
                 ui = remember_other(o)
         if ui < 0:
             if all_clues_needed(o, work, lo, hi, ZERO, ZERO):

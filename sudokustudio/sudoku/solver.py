@@ -32,6 +32,13 @@ fewest candidates).  The degree tie-break halves the search tree of the
 hardest puzzles compared with "first bivalue cell".  A search state is one
 int64 row: F[27], U[3] and the pending alternative of the branch taken from
 this state; a branch costs one row copy.
+
+This is the project's one 9x9 solver core: counting (``count_solutions_kernel``),
+solving, random solutions and "a solution other than this grid"
+(``other_solution_kernel``, the uniqueness check of a clue set of a grid for the
+generators, the minimality oracle and the UA search).  The module is long
+(~630 lines) because the kernel's helpers are inlined into the one search loop
+and stay beside it; the Python API at the end is short.
 """
 from __future__ import annotations
 
@@ -53,6 +60,7 @@ _ALT = 30        # pending alternative of a branch: digit-band index, cell bit
 STATE = 32
 COLUMN = 0o1001001         # column 0 of a band
 MAX_DEPTH = 84   # pending alternatives <= placements on the current path <= 81
+AVOID = MAX_DEPTH + 1   # the stack row holding the avoided grid's words
 
 
 def _build_tables():
@@ -383,6 +391,27 @@ def _init_state(puzzle, st):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _avoid_words(avoid, st):
+    """The grid ``avoid`` (uint8[81]) as words F into row AVOID of ``st``."""
+    for i in range(27):
+        st[AVOID, i] = 0
+    for c in range(81):
+        v = np.int64(avoid[c])
+        if v:
+            b = c // 27
+            st[AVOID, (3 * (v - 1) + b) & 31] |= np.int64(1) << (c - 27 * b)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _is_avoided(st, r):
+    """Is the solution in row r the avoided grid?"""
+    same = True
+    for i in range(27):
+        same &= st[r, i] == st[AVOID, i]
+    return same
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _write_solution(st, r, solution):
     for i in range(27):
         a = st[r, i]
@@ -394,10 +423,15 @@ def _write_solution(st, r, solution):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pick_digit(st, r, b, bit, randomize, rng):
-    """The digit to try first in a cell: the lowest, or a uniformly random one."""
+def _pick_digit(st, r, b, bit, randomize, rng, use_avoid):
+    """The digit to try first in a cell: the lowest, or a uniformly random one; with
+    ``use_avoid`` the lowest but the avoided grid's (row AVOID of ``st``)."""
     if not randomize:
         d = 0
+        if use_avoid:
+            while not st[r, 3 * d + b] & bit & ~st[AVOID, 3 * d + b]:
+                d += 1
+            return d
         while not st[r, 3 * d + b] & bit:
             d += 1
         return d
@@ -419,10 +453,15 @@ def _pick_digit(st, r, b, bit, randomize, rng):
 # every array it touches belongs to its caller): array arguments of a call or of an
 # inlined helper otherwise cost an atomic increment and decrement per node.
 @njit(cache=True, nogil=True, _nrt=False)
-def _search(puzzle, limit, solution, randomize, rng, st):
+def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
     """Depth-first search.  Returns (solutions found up to ``limit``, guesses).
 
-    ``st`` is int64[MAX_DEPTH + 1, STATE] work space: row k is the state
+    With ``use_avoid`` only the solutions other than the grid ``avoid`` count and
+    each branch tries a digit other than ``avoid``'s first, so that such a
+    solution turns up early (the uniqueness question of a subset of a grid:
+    "has it another solution?").
+
+    ``st`` is int64[MAX_DEPTH + 2, STATE] work space: row k is the state
     after k pending branches (each row keeps its own pending alternative, so a
     branch costs one row copy; rows are indexed, never sliced, so no array
     views and their reference counts are made).  The first solution found is
@@ -432,6 +471,8 @@ def _search(puzzle, limit, solution, randomize, rng, st):
     """
     if not _init_state(puzzle, st):
         return 0, 0
+    if use_avoid:
+        _avoid_words(avoid, st)
     count = 0
     guesses = 0
     sp = 0
@@ -440,14 +481,15 @@ def _search(puzzle, limit, solution, randomize, rng, st):
     while True:
         if _propagate(st, sp, dirty, cols):
             if (st[sp, _U] | st[sp, _U + 1] | st[sp, _U + 2]) == 0:
-                count += 1
-                if count == 1:
-                    _write_solution(st, sp, solution)
-                if count >= limit:
-                    return count, guesses
+                if not (use_avoid and _is_avoided(st, sp)):
+                    count += 1
+                    if count == 1:
+                        _write_solution(st, sp, solution)
+                    if count >= limit:
+                        return count, guesses
             else:
                 b, bit = _choose_cell(st, sp)
-                d = _pick_digit(st, sp, b, bit, randomize, rng)
+                d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid)
                 # the parent row keeps the alternative "d not in this cell" for later
                 st[sp, _ALT] = 3 * d + b
                 st[sp, _ALT + 1] = bit
@@ -472,7 +514,7 @@ def _search(puzzle, limit, solution, randomize, rng, st):
 
 @njit(cache=True, nogil=True)
 def _new_stack():
-    return np.empty((MAX_DEPTH + 1, STATE), dtype=np.int64)
+    return np.empty((MAX_DEPTH + 2, STATE), dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
@@ -480,7 +522,7 @@ def count_solutions_kernel(puzzle, limit):
     """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""
     solution = np.zeros(81, dtype=np.uint8)
     n, _ = _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack())
+                   _new_stack(), puzzle, np.bool_(False))
     return n
 
 
@@ -488,7 +530,7 @@ def count_solutions_kernel(puzzle, limit):
 def solve_kernel(puzzle, limit, solution):
     """Count solutions up to ``limit``; first one into ``solution``.  Returns (count, guesses)."""
     return _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack())
+                   _new_stack(), puzzle, np.bool_(False))
 
 
 @njit(cache=True, nogil=True)
@@ -497,7 +539,8 @@ def count_solutions_batch_kernel(puzzles, limit, counts):
     solution = np.zeros(81, dtype=np.uint8)
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        counts[i], _ = _search(puzzles[i], np.int64(limit), solution, np.bool_(False), rng, stack)
+        counts[i], _ = _search(puzzles[i], np.int64(limit), solution, np.bool_(False), rng, stack, puzzles[i],
+                               np.bool_(False))
 
 
 @njit(cache=True, nogil=True)
@@ -505,7 +548,8 @@ def solve_batch_kernel(puzzles, limit, solutions, counts, guesses):
     stack = _new_stack()
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
-        c, g = _search(puzzles[i], np.int64(limit), solutions[i], np.bool_(False), rng, stack)
+        c, g = _search(puzzles[i], np.int64(limit), solutions[i], np.bool_(False), rng, stack, puzzles[i],
+                       np.bool_(False))
         counts[i] = c
         guesses[i] = g
 
@@ -518,7 +562,19 @@ def is_unique_kernel(puzzle):
 @njit(cache=True, nogil=True)
 def random_solution_kernel(puzzle, rng, solution):
     """A solution of ``puzzle`` reached with random branch choices (0 if none)."""
-    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack())
+    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False))
+    return n
+
+
+@njit(cache=True, nogil=True)
+def other_solution_kernel(puzzle, avoid, other):
+    """Has ``puzzle`` a solution other than the grid ``avoid``?  Returns 1 and writes the
+    first one found to ``other``, else 0.  For a clue set taken from the grid this is
+    the uniqueness check (0: unique), and ``other`` then gives an unavoidable set (the
+    cells where it differs from the grid); the search tries digits other than the
+    grid's first, so a second solution turns up early."""
+    n, _ = _search(puzzle, np.int64(1), other, np.bool_(False), np.zeros(4, dtype=np.uint64), _new_stack(),
+                   avoid, np.bool_(True))
     return n
 
 

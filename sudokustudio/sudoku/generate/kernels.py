@@ -9,6 +9,10 @@
   multi-solution puzzle; output the first minimal puzzle reached.  Its bias is
   known: Pr(n+1)/Pr(n) = (n+1)/(81-n), corrected by cf(n) (``correction``).
 
+Every uniqueness check of a clue set of the grid asks the solver core for a
+solution other than the grid (``solver.other_solution_kernel``); bottom-up,
+which has no grid yet, counts solutions.
+
 Speed in the controlled-bias path: the path is a random order of the 81
 cells; the puzzle after k deletions is the grid minus the first k cells.
 Uniqueness is monotone along a path, so instead of testing every step we
@@ -34,7 +38,7 @@ from sudokustudio.sudoku.cheap_uas import grid_uas_kernel, two_digit_uas_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import pairswap_grid_kernel, random_grid_kernel
 from sudokustudio.sudoku.minimal import all_clues_needed, fixed_oracle
-from sudokustudio.sudoku.solver import count_solutions_kernel
+from sudokustudio.sudoku.solver import count_solutions_kernel, other_solution_kernel
 from sudokustudio.sudoku.tables import PEERS
 
 SOURCE_CODES = {"solver": 0, "pairswap": 1, "pool": 2}
@@ -101,6 +105,7 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
     hi = np.zeros(MAX_UA, dtype=np.uint64)
     order = np.arange(81, dtype=np.int64)
     puzzle = np.zeros(81, dtype=np.uint8)
+    other = np.zeros(81, dtype=np.uint8)
     calls = 0
     for i in range(out.shape[0]):
         n_ua = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
@@ -119,7 +124,7 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
                 keep_deleted = False
             else:
                 calls += 1
-                keep_deleted = count_solutions_kernel(puzzle, _TWO) == 1
+                keep_deleted = other_solution_kernel(puzzle, grid, other) == 0
             if keep_deleted:
                 del_lo, del_hi = t_lo, t_hi
             else:
@@ -219,6 +224,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
     ``peers``/``units``: ``tables.geometry(3, 3)`` for the minimality check."""
     grid = np.zeros(81, dtype=np.uint8)
     puzzle = np.zeros(81, dtype=np.uint8)
+    other = np.zeros(81, dtype=np.uint8)
     lo = np.zeros(MAX_UA, dtype=np.uint64)
     hi = np.zeros(MAX_UA, dtype=np.uint64)
     order = np.arange(81, dtype=np.int64)
@@ -245,7 +251,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
             continue
         _puzzle_after(grid, order, blind, puzzle)
         calls += 1
-        if count_solutions_kernel(puzzle, _TWO) != 1:
+        if other_solution_kernel(puzzle, grid, other) != 0:
             continue
         # first non-unique step in (good, bad] (81 - 16 deletions leave 16 clues: never unique),
         # by bisection: UAs first, then the solver (written here: a helper calling the
@@ -259,7 +265,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
             if not _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
                 _puzzle_after(grid, order, mid, puzzle)
                 calls += 1
-                unique = count_solutions_kernel(puzzle, _TWO) == 1
+                unique = other_solution_kernel(puzzle, grid, other) == 0
             if unique:
                 good = mid
             else:

@@ -5,7 +5,8 @@ grid (equivalently: emptying those cells leaves 2+ solutions); every puzzle
 whose solution is the grid has a clue in every UA.  The harvest empties
 many cell sets of the grid (digit sets, bands, random sets), collects the
 difference to every other solution (``generic.search_g``) and shrinks each
-to a minimal UA inside it.  Sets are ``core.cellset`` pairs; a collection is
+to a minimal UA inside it (one "another solution?" question per cell: the
+project solver's ``other_solution_kernel``).  Sets are ``core.cellset`` pairs; a collection is
 parallel ``lo``/``hi`` arrays.
 """
 from __future__ import annotations
@@ -19,21 +20,19 @@ from numba import njit
 from sudokustudio.core.cellset import FULL_HI81, ZERO, add_cell, diff_set, from_cells, has_cell, restrict, to_cells
 from sudokustudio.core.rng import rand_below, seed_state
 from sudokustudio.sudoku.generic import search_g
+from sudokustudio.sudoku.solver import other_solution_kernel as solver_other_solution
 from sudokustudio.sudoku.tables import COL, ROW, geometry
 from sudokustudio.sudoku.unavoidable.formats import as_grid, mask_to_string
-
-_ONE = np.int64(1)    # numpy scalars, not literals: one compiled signature for every caller
-_ALL = np.int64(81)
 
 
 @njit(cache=True, nogil=True)
 def other_solution_kernel(grid, peers, units, clue_lo, clue_hi, sol):
     """1 and another solution in ``sol`` if the clues (grid restricted to the
-    set) do not determine the grid, else 0."""
+    set) do not determine the grid, else 0 (the project solver; ``peers`` and
+    ``units`` are not needed for 9x9 and kept for the callers' signature)."""
     puzzle = np.empty(81, dtype=np.uint8)
     restrict(grid, clue_lo, clue_hi, puzzle)
-    none = np.empty(0, dtype=np.uint64)
-    return search_g(puzzle, peers, units, _ONE, grid, sol, none, none, np.zeros(1, dtype=np.int64), _ALL)
+    return solver_other_solution(puzzle, grid, sol)
 
 
 def other_solution(grid, clue_lo, clue_hi, sol) -> bool:

@@ -22,8 +22,7 @@ from numba import njit
 
 from sudokustudio.core.cellset import FULL_HI81, FULL_LO, ZERO, cell_set, cells_of, diff_set, has_cell, restrict
 from sudokustudio.core.bits import popcount64
-from sudokustudio.sudoku.generic import search_g
-from sudokustudio.sudoku.minimal import all_clues_needed, is_unique
+from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, missed_ua
 
 S_NODES, S_LEAVES, S_ADDED, S_FORWARD_PRUNES, S_PUZZLES, S_NONMINIMAL, S_OVERFLOW, S_FRONTIER = range(8)
 N_STATS = 8
@@ -36,8 +35,6 @@ _TIE_CANDIDATES = 4
 #: its later siblings, so trying the busiest cells first leaves the siblings
 #: tightly constrained (on grid #40000 of puzzles2_17_clue: 95 M nodes -> 52 M).
 _HIT_WEIGHT_BY_SIZE = np.array([1 << max(0, 16 - s) for s in range(90)], dtype=np.int64)
-_ONE = np.int64(1)
-_ALL = np.int64(81)
 
 
 @njit(cache=True, nogil=True)
@@ -76,9 +73,10 @@ def _record_node(front, stats, clo, chi, dlo, dhi):
 @njit(cache=True, nogil=True)
 def _check_leaf(o, clo, chi, out_puz, stats):
     """A complete hitting set: if unique and minimal, a puzzle.  Returns the
-    UA it misses when it is not unique (the difference to the first other
-    solution of ``search_g``), else (0, 0).  ``o``: a fixed oracle."""
-    grid, peers, units = o[0], o[1], o[2]
+    UA it misses when it is not unique (a cached UA of the oracle, else the
+    difference to the other solution ``is_unique`` left in it), else (0, 0).
+    ``o``: a fixed oracle."""
+    grid = o[0]
     stats[S_LEAVES] += 1
     puzzle = np.empty(81, dtype=np.uint8)
     restrict(grid, clo, chi, puzzle)
@@ -93,11 +91,11 @@ def _check_leaf(o, clo, chi, out_puz, stats):
         else:
             stats[S_NONMINIMAL] += 1
         return ZERO, ZERO
-    sol = np.empty(81, dtype=np.uint8)
-    none = np.empty(0, dtype=np.uint64)
-    search_g(puzzle, peers, units, _ONE, grid, sol, none, none, np.zeros(1, dtype=np.int64), _ALL)
     stats[S_ADDED] += 1
-    return diff_set(grid, sol)
+    ui = missed_ua(o, clo, chi)
+    if ui >= 0:   # answered from the oracle's cached UAs
+        return o[3][ui], o[4][ui]
+    return diff_set(grid, o[6])   # the other solution the solver found for is_unique
 
 
 @njit(cache=True, nogil=True)
