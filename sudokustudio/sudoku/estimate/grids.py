@@ -282,4 +282,6 @@ def warm_up() -> None:
     for m in GRID_METHODS:
         GridCountJob("2x2", m, 4).run_batch(0, 1)
     rows_grid_g(seed_state(np.uint64(1)), 2, 2, np.zeros(16, dtype=np.uint8))
+    _, peers, units = geometry(2, 2)
+    fc_log2_weights(seed_state(np.uint64(1)), peers, units, np.empty(1))
     sequential_grid_kernel(seed_state(np.uint64(1)), np.zeros(81, dtype=np.uint8))
