@@ -226,6 +226,12 @@ def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_mi
     for c, v in per_c.items():
         z = (v["estimate"] - exact_4x4_minimals[c]) / v["se"]
         assert abs(z) < 4, f"{method} c={c}: {v['estimate']:.4g} vs {exact_4x4_minimals[c]:.4g} ({z:+.2f} SE)"
+    # the total over c: one estimate, summed per grid sample, unbiased against the exact total
+    tot = job.total(out.total)
+    exact = sum(exact_4x4_minimals[c] for c in (4, 5, 6))
+    assert tot["estimate"] == pytest.approx(sum(v["estimate"] for v in per_c.values()), rel=1e-12)
+    assert abs(tot["estimate"] - exact) < 4 * tot["se"], (method, tot, exact)
+    assert tot["all_grids"] == pytest.approx(tot["estimate"] * 288)
 
 
 def test_biased_grid_source_is_labelled_and_detectably_biased(exact_4x4_minimals):
@@ -238,7 +244,9 @@ def test_biased_grid_source_is_labelled_and_detectably_biased(exact_4x4_minimals
 
 def test_bad_parameters_are_named():
     with pytest.raises(ValueError, match="box shape"):
-        GridCountJob("5x5", "ridder")
+        GridCountJob("5x6", "ridder")
+    with pytest.raises(ValueError, match="takes grids up to 16x16"):
+        GridCountJob("4x5", "rows")
     with pytest.raises(ValueError, match="method"):
         GridCountJob("3x3", "magic")
     with pytest.raises(ValueError, match="--s 90"):
@@ -268,7 +276,12 @@ def test_cli_minimals_json(capsys):
     d = json.loads(capsys.readouterr().out)
     assert {"per_c", "samples", "seconds"} <= set(d)
     assert set(d["per_c"]) == {"4", "5", "6"}
-    assert {"found", "estimate", "rel_err"} == set(d["per_c"]["5"])
+    assert {"found", "estimate", "rel_err", "ci95", "tail"} == set(d["per_c"]["5"])
+    assert {"ess", "max_share", "warning"} == set(d["per_c"]["5"]["tail"])
+    tot = d["total"]
+    assert tot["c_range"] == [4, 6] and tot["estimate"] == pytest.approx(
+        sum(v["estimate"] for v in d["per_c"].values()), rel=1e-12)
+    assert d["core_seconds"] > 0
 
 
 def test_cli_bad_input_is_one_clear_line(capsys):

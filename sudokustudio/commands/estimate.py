@@ -3,6 +3,13 @@
     estimate grids --box 3x3 --method {crude,ridder,rows,fc} (--samples N | --seconds T) --seed S
     estimate minimals --method {singletons,subsets,supersets,path} [--c C] [--s S]
                       (--samples N | --seconds T) --seed S
+    estimate report --run ID [--store PATH] --csv FILE --md FILE
+
+``grids`` and ``minimals`` take ``--csv``/``--md`` too (the record table of the
+fresh run: c, estimate, RE, 95% CI, samples, core-seconds, seed, version, tail
+diagnostics, Afmob's and Berthier's figures).  Every estimate carries tail
+diagnostics (ESS, largest sample's share, a warning while the RE cannot be
+trusted: core.stats.tail_diagnostics).
 
 ``--samples`` counts samples (grids: sampled grids; minimals: sampled grids,
 each probed ``--per-grid`` times) and is rounded up to whole batches.
@@ -24,7 +31,8 @@ def register(sub) -> None:
 
     g = s2.add_parser("grids", help="number of grids of a box shape",
                       description="Estimate the number of n x n Sudoku grids (seed 003).")
-    g.add_argument("--box", default="3x3", help="box shape: 2x2, 2x3, 3x3, 2x4, 3x4 or 4x4 (default 3x3)")
+    g.add_argument("--box", default="3x3", help="box shape RxC, r, c >= 2, r*c <= 25: 2x2 ... 3x3, 4x4, 4x5, "
+                                                "5x5 (default 3x3; rows takes up to 16x16, crude up to 9x9)")
     g.add_argument("--method", default="rows", choices=["crude", "ridder", "rows", "fc"],
                    help="crude Monte Carlo, Ridder's importance sampling, or ours: "
                         "rows (row-wise exact-row sampler, default) or fc (forward checking)")
@@ -49,6 +57,19 @@ def register(sub) -> None:
     _common(m)
     m.set_defaults(func=run_minimals)
 
+    r = s2.add_parser("report", help="the record table of a stored estimate run (CSV and Markdown)",
+                      description="Write the table of a stored estimate run: c, estimate, RE, 95%% CI, "
+                                  "samples, core-seconds, seed, version, tail diagnostics, published figures.")
+    r.add_argument("--run", type=int, required=True, help="run id in the run store")
+    r.add_argument("--store", default=None, help="run store file (default: the app's)")
+    _report_args(r)
+    r.set_defaults(func=run_report)
+
+
+def _report_args(p) -> None:
+    p.add_argument("--csv", metavar="FILE", default=None, help="write the record table as CSV")
+    p.add_argument("--md", metavar="FILE", default=None, help="write the record table as Markdown")
+
 
 def _common(p) -> None:
     amount = p.add_mutually_exclusive_group(required=True)
@@ -57,6 +78,41 @@ def _common(p) -> None:
     p.add_argument("--seed", type=int, required=True, help="run seed (same seed, same result)")
     add_run_args(p)
     add_json_arg(p)
+    _report_args(p)
+
+
+def _write_report(args, job, total, seed) -> None:
+    from sudokustudio.sudoku.estimate.report import report_rows, to_csv, to_markdown
+
+    if not (args.csv or args.md):
+        return
+    rows = report_rows(job, total, seed)
+    for path, text in ((args.csv, to_csv), (args.md, to_markdown)):
+        if path:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(text(rows))
+
+
+def _tail_json(t: dict) -> dict:
+    return {"ess": t["ess"], "max_share": t["max_share"], "warning": t["warning"]}
+
+
+def run_report(args) -> int:
+    from sudokustudio.jobs.store import RunStore, StoreError
+
+    if not (args.csv or args.md):
+        raise ValueError("report: give --csv FILE and/or --md FILE")
+    try:
+        store = RunStore(args.store) if args.store else RunStore()
+        info = store.run(args.run)
+        if not info.kind.startswith("estimate."):
+            raise ValueError(f"run {args.run} is a {info.kind} run, not an estimate")
+        job = store.job_of(args.run)
+        total, _, _ = store.load_results(args.run, job)
+    except StoreError as exc:
+        raise ValueError(str(exc)) from None
+    _write_report(args, job, total, info.seed)
+    return 0
 
 
 def _amount(args, per_batch: int) -> tuple[int | None, float | None]:
@@ -74,6 +130,7 @@ def _fmt(x: float) -> str:
 
 
 def run_grids(args) -> int:
+    from sudokustudio.core.batch import finite_or_none
     from sudokustudio.sudoku.estimate import GridCountJob
 
     job = GridCountJob(args.box, args.method)
@@ -89,26 +146,35 @@ def run_grids(args) -> int:
     for e in out.errors:
         print(e, file=sys.stderr)
     d = job.describe(out.total)
+    _write_report(args, job, out.total, args.seed)
     rate = d["samples"] / out.seconds if out.seconds > 0 else float("nan")
     if args.json:
-        print_json({"estimate": d["estimate"], "rel_err": d["rel_err"], "samples": d["samples"],
-                    "seconds": round(out.seconds, 6), "ci95": d["ci95"], "rat": d["rat"],
-                    "eff": grid_eff(job, out), "samples_per_second": rate, "box": args.box,
-                    "method": args.method, "exact": d["exact"], "seed": args.seed})
+        print_json({"estimate": d["estimate"], "log10_estimate": d["log10_estimate"], "rel_err": d["rel_err"],
+                    "samples": d["samples"], "seconds": round(out.seconds, 6), "core_seconds": d["core_seconds"],
+                    "ci95": d["ci95"], "rat": d["rat"], "eff": grid_eff(job, out), "samples_per_second": rate,
+                    "box": args.box, "method": args.method, "exact": finite_or_none(d["exact"]),
+                    "reference_exact": d["reference_exact"], "z": finite_or_none(d["z"]),
+                    "tail": _tail_json(d["tail"]),
+                    "seed": args.seed})
         return 1 if out.errors else 0
     print(f"{args.box} grids by {args.method}: {d['samples']} samples in {out.seconds:.2f} s "
           f"({rate:,.0f}/s), {d['hits']} non-zero")
     print(f"  estimate {_fmt(d['estimate'])}  RE {100 * d['rel_err']:.4g}%  "
           f"95% CI [{_fmt(d['ci95'][0])}, {_fmt(d['ci95'][1])}]")
-    print(f"  RAT {d['rat']:.4f}  EFF {grid_eff(job, out):.4g}   "
-          f"{'exact' if d['exact_is_exact'] else 'published'} {_fmt(d['exact'])}")
+    ref = (f"{'exact' if d['exact_is_exact'] else 'published'} {_fmt(d['exact'])} (z {d['z']:+.2f})"
+           if math.isfinite(d["exact"]) else "no published count")
+    print(f"  RAT {d['rat']:.4f}  EFF {grid_eff(job, out):.4g}   {ref}   log10 {d['log10_estimate']:.5f}")
+    _print_tail("  ", d["tail"])
     return 1 if out.errors else 0
 
 
-def grid_eff(job, out) -> float:
-    from sudokustudio.sudoku.estimate import grid_summary
+def _print_tail(indent: str, t: dict) -> None:
+    flag = "  WARNING: heavy tail, the RE cannot be trusted yet" if t["warning"] else ""
+    print(f"{indent}tail: ESS {t['ess']:.4g}, largest sample {100 * t['max_share']:.3g}% of the sum{flag}")
 
-    return grid_summary(job.box, out.total, seconds=out.seconds)["eff"]
+
+def grid_eff(job, out) -> float:
+    return job.summarize(out.total, seconds=out.seconds)["eff"]
 
 
 def run_minimals(args) -> int:
@@ -136,17 +202,30 @@ def run_minimals(args) -> int:
     for e in out.errors:
         print(e, file=sys.stderr)
     d = job.describe(out.total)
+    _write_report(args, job, out.total, args.seed)
+    tot = d["total"]
     if args.json:
-        print_json({"per_c": {c: {"found": v["found"], "estimate": v["estimate"], "rel_err": v["rel_err"]}
+        print_json({"per_c": {c: {"found": v["found"], "estimate": v["estimate"], "rel_err": v["rel_err"],
+                                  "ci95": v["ci95"], "tail": _tail_json(v["tail"])}
                               for c, v in d["per_c"].items()},
-                    "samples": d["samples"], "seconds": round(out.seconds, 6), "probes": d["probes"],
-                    "method": method, "s": job.s, "grid_source": job.grid_source, "biased": job.biased,
-                    "seed": args.seed})
+                    "total": None if tot is None else
+                    {"estimate": tot["estimate"], "rel_err": tot["rel_err"], "ci95": tot["ci95"],
+                     "c_range": tot["c_range"], "all_grids": tot["all_grids"], "tail": _tail_json(tot["tail"])},
+                    "samples": d["samples"], "seconds": round(out.seconds, 6), "core_seconds": d["core_seconds"],
+                    "probes": d["probes"], "method": method, "s": job.s, "grid_source": job.grid_source,
+                    "biased": job.biased, "seed": args.seed})
         return 1 if out.errors else 0
     label = " (BIASED grid source)" if job.biased else ""
     print(f"minimal puzzles per grid by {method}{label}: {d['samples']} grids, {d['probes']} probes, "
           f"{out.seconds:.2f} s")
-    print(f"{'c':>3} {'found':>9} {'per grid':>12} {'RE':>8}")
+    print(f"{'c':>3} {'found':>9} {'per grid':>12} {'RE':>8} {'ESS':>9} {'max':>7}")
     for c, v in sorted(d["per_c"].items(), key=lambda kv: int(kv[0])):
-        print(f"{c:>3} {v['found']:>9} {v['estimate']:>12.4e} {100 * v['rel_err']:>7.2f}%")
+        t = v["tail"]
+        print(f"{c:>3} {v['found']:>9} {v['estimate']:>12.4e} {100 * v['rel_err']:>7.2f}% {t['ess']:>9.4g} "
+              f"{100 * t['max_share']:>6.2g}%{'  TAIL WARNING' if t['warning'] else ''}")
+    if tot is not None:
+        lo, hi = tot["c_range"]
+        print(f"total c={lo}..{hi}: {tot['estimate']:.5e} per grid ± {100 * tot['rel_err']:.3g}%, "
+              f"{tot['all_grids']:.5e} in all")
+        _print_tail("  ", tot["tail"])
     return 1 if out.errors else 0

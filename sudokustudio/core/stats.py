@@ -161,6 +161,28 @@ def relative_error(mean: float, sd: float, n: float) -> float:
     return abs(sd / (mean * math.sqrt(n)))
 
 
+# Tail diagnostics of an importance-sampling estimate (sum of non-negative sample values w_i).
+# The RE sd/(mean sqrt n) is itself estimated from the samples; with heavy-tailed weights it is
+# too small until the rare large weights have been seen.  Rule (documented in README): the RE is
+# flagged as not yet trustworthy while the effective sample size (Kish) is below TAIL_MIN_ESS or the
+# largest single value is more than TAIL_MAX_SHARE of the sum (one sample moves the estimate by more
+# than that).  share <= 1/sqrt(ESS), so a share above 0.05 already means ESS < 400.
+TAIL_MIN_ESS = 100.0
+TAIL_MAX_SHARE = 0.05
+
+
+def tail_diagnostics(s1: float, s2: float, wmax: float) -> dict:
+    """{max_share, ess, warning} of values with sum ``s1``, sum of squares ``s2`` and largest ``wmax``.
+
+    max_share = wmax / s1; ess = s1^2 / s2 (Kish); warning = ess < TAIL_MIN_ESS or
+    max_share > TAIL_MAX_SHARE (or nothing non-zero seen yet)."""
+    if not (s1 > 0 and s2 > 0):
+        return {"max_share": float("nan"), "ess": 0.0, "warning": True}
+    share = wmax / s1
+    ess = s1 * s1 / s2
+    return {"max_share": share, "ess": ess, "warning": bool(ess < TAIL_MIN_ESS or share > TAIL_MAX_SHARE)}
+
+
 def skewness_standard_error(n: float) -> float:
     """Standard error of the sample skewness of a normal sample of size n."""
     if n < 3:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from sudokustudio.core.stats import TAIL_MAX_SHARE, TAIL_MIN_ESS
 from sudokustudio.jobs.run import Run, Snapshot, Status, StopRules
 from sudokustudio.jobs.store import RunInfo, RunStore, StoreError
 from sudokustudio.sudoku import estimate as E
@@ -125,6 +126,21 @@ class Series:
     x: list = field(default_factory=list)
     y: list = field(default_factory=list)
     se: list = field(default_factory=list)     # standard errors of y (plots draw ±2 se)
+
+
+def tail_line(t: dict) -> str:
+    """'tail: ESS 1234 · largest sample 0.8% of the sum' (tail diagnostics, core.stats)."""
+    share = t["max_share"]
+    return (f"tail: ESS {t['ess']:,.4g} · largest sample "
+            f"{'?' if share != share else f'{100 * share:.2g}%'} of the sum")
+
+
+def tail_warning_text(t: dict, what: str) -> str:
+    """The warning shown while the RE of ``what`` cannot be trusted ('' otherwise)."""
+    if not t["warning"]:
+        return ""
+    return (f"Heavy tail: the RE of {what} cannot be trusted yet (ESS {t['ess']:.3g} < {TAIL_MIN_ESS:g} "
+            f"or one sample > {100 * TAIL_MAX_SHARE:g}% of the sum); run longer or use a better sampler.")
 
 
 def fmt_time(s: float | None) -> str:
@@ -261,16 +277,20 @@ class EstimatorModel:
         job = view.run.job
         state = {Status.STOPPING: "stopping…", Status.QUEUED: "preparing (compiling kernels)…"
                  if snap.waiting_for else "starting…"}.get(snap.status, snap.status.value)
+        tail_warning = ""
         if snap.units == 0:
             headline = "–"
             extra = []
         elif isinstance(job, E.GridCountJob):
             d = job.describe(snap.total)
-            ref = float(E.GRID_COUNTS[job.box])
+            ref, _ = E.grid_reference(job.box)
             lo, hi = d["ci95"]
             headline = f"{d['estimate']:.6g}  ± {100 * d['rel_err']:.3g}%"
-            extra = [f"95% CI [{lo:.5g}, {hi:.5g}]", f"estimate ÷ reference {d['estimate'] / ref:.5f}",
-                     f"RAT {d['rat']:.4f} · EFF {d['eff']:.3g} · {d['hits']:,} non-zero"]
+            extra = [f"95% CI [{lo:.5g}, {hi:.5g}]",
+                     f"estimate ÷ reference {d['estimate'] / ref:.5f} (z {d['z']:+.2f})" if ref else
+                     f"no published count · log10 {d['log10_estimate']:.4f}",
+                     f"RAT {d['rat']:.4f} · EFF {d['eff']:.3g} · {d['hits']:,} non-zero", tail_line(d["tail"])]
+            tail_warning = tail_warning_text(d["tail"], "the estimate")
         else:
             per_c = job.per_c(snap.total)
             c = job.focus_c(per_c)
@@ -279,7 +299,16 @@ class EstimatorModel:
             else:
                 headline = f"c={c}: {per_c[c]['estimate']:.4e} per grid ± {100 * per_c[c]['rel_err']:.3g}%"
                 extra = ["grid source BIASED (randomized solver)" if job.biased else
-                         "grids: weighted sequential sampler (unbiased)"]
+                         "grids: weighted sequential sampler (unbiased)", tail_line(per_c[c]["tail"])]
+                tot = job.total(snap.total)
+                if tot is not None:
+                    extra.append(f"total c={tot['c_range'][0]}..{tot['c_range'][1]}: {tot['estimate']:.5e} per grid "
+                                 f"± {100 * tot['rel_err']:.3g}%")
+                bad = sorted(k for k, v in per_c.items() if v["tail"]["warning"])
+                if bad:
+                    tail_warning = (f"Heavy tail: the RE cannot be trusted yet at c = {', '.join(map(str, bad))} "
+                                    f"(ESS < {TAIL_MIN_ESS:g} or one grid > {100 * TAIL_MAX_SHARE:g}% "
+                                    "of the sum)")
         rate = f"{snap.rate:,.0f}/s" if math.isfinite(snap.rate) else "–"
         eta = view.run.eta_for_rel_err(target_re)
         re = snap.rel_err
@@ -294,16 +323,21 @@ class EstimatorModel:
         lines = [f"{view.label()} — {state}",
                  f"{snap.units:,} {snap.unit} · {rate} this session · elapsed {fmt_time(snap.elapsed)}",
                  f"ETA to RE {100 * target_re:.3g}%: {eta_text}", *extra]
-        warning = "\n".join(x for x in (snap.store_problem, *snap.errors) if x)
+        warning = "\n".join(x for x in (tail_warning, snap.store_problem, *snap.errors) if x)
         return Panel(headline, lines, frac, not view.run.finished, warning)
 
     # ------------------------------------------------------------------ plots
     def grid_series(self, views: list[RunView]) -> tuple[str, list[Series], list[Series], tuple | None]:
         """(title, estimate/reference series with ±2σ bands, RE series, RE guide anchor) for one box shape."""
         box = views[-1].run.job.box if views else "3x3"
-        ref = float(E.GRID_COUNTS[box])
-        kind = "exact" if E.GRID_COUNT_EXACT[box] else "published estimate"
-        title = f"{box} boxes: running estimate ÷ {kind} {ref:.5g}  (band ±2σ)"
+        ref, exact = E.grid_reference(box)
+        if ref is None:       # no published count: relative to this run's own latest estimate
+            last = views[-1].run.snapshot().history if views else []
+            ref = last[-1]["estimate"] if last and last[-1]["estimate"] > 0 else 1.0
+            title = f"{box} boxes: running estimate ÷ latest {ref:.5g}  (no published count; band ±2σ)"
+        else:
+            kind = "exact" if exact else "published estimate"
+            title = f"{box} boxes: running estimate ÷ {kind} {ref:.5g}  (band ±2σ)"
         if len({v.run.job.box for v in views}) > 1:
             title = f"{box} boxes (other box shapes ticked are not drawn)"
         conv, rel, guide = [], [], None
@@ -339,18 +373,40 @@ class EstimatorModel:
                 guide = pts[-1]
         return c_focus, bars, rel, guide
 
+    TABLE_HEADER = ["c", "found", "per grid", "RE", "tail", "Afmob 2015", "Berthier 2009", "÷ Afmob"]
+
     @staticmethod
     def minimal_table(view: RunView | None) -> list[list[str]]:
-        """Rows of the per-c table: c, found, per grid, RE, Afmob 2015, ratio."""
+        """Rows of the per-c table (``TABLE_HEADER``), then the total: the run's figures beside
+        Afmob's and Berthier's (E.PUBLISHED_MINIMALS, 9x9 only); tail "CHECK" flags an RE that
+        cannot be trusted yet."""
         if view is None or not isinstance(view.run.job, E.MinimalsJob):
             return []
-        per_c = view.run.job.per_c(view.run.total)
+        job = view.run.job
+        per_c = job.per_c(view.run.total)
+        nine = job.box == "3x3"
+
+        def pub(who, c):
+            src = E.PUBLISHED_TOTALS if c == "all" else E.PUBLISHED_MINIMALS[who]
+            v = src.get(who) if c == "all" else src.get(c)
+            return v if nine else None
+
+        def cell(v):
+            return f"{v[0]:.4e} ({100 * v[1]:.2g}%)" if v else "–"
+
         rows = []
         for c in sorted(per_c):
             d = per_c[c]
-            pub = E.PUBLISHED_MINIMALS["afmob"].get(c)
+            a, b = pub("afmob", c), pub("berthier", c)
             rows.append([str(c), f"{d['found']:,}", f"{d['estimate']:.4e}", f"{100 * d['rel_err']:.2f}%",
-                         f"{pub[0]:.4g}" if pub else "–", f"{d['estimate'] / pub[0]:.3f}" if pub else "–"])
+                         "CHECK" if d["tail"]["warning"] else "ok", cell(a), cell(b),
+                         f"{d['estimate'] / a[0]:.4f}" if a else "–"])
+        tot = job.total(view.run.total)
+        if tot is not None:
+            lo, hi = tot["c_range"]
+            rows.append([f"{lo}..{hi}", f"{sum(d['found'] for d in per_c.values()):,}", f"{tot['estimate']:.4e}",
+                         f"{100 * tot['rel_err']:.2f}%", "CHECK" if tot["tail"]["warning"] else "ok", "–",
+                         cell(pub("berthier", "all")), "–"])
         return rows
 
     # ------------------------------------------------------------------ export
@@ -362,6 +418,11 @@ class EstimatorModel:
         run = view.run
         snap: Snapshot = run.snapshot()
         job = run.job
+        if p.suffix.lower() == ".md":     # the record table (sudoku.estimate.report)
+            from sudokustudio.sudoku.estimate.report import report_rows, to_markdown
+
+            p.write_text(to_markdown(report_rows(job, snap.total, run.seed)), encoding="utf-8")
+            return
         if p.suffix.lower() == ".json":
             doc = {"run_id": run.run_id, "kind": job.kind, "spec": job.spec, "seed": run.seed,
                    "status": snap.status.value, "summary": job.describe(snap.total),

@@ -47,8 +47,8 @@ def geometry(box_rows: int, box_cols: int):
         return _GEOMS[key]
     r, c = key
     n = r * c
-    if not (1 <= r and 1 <= c and n <= 16):
-        raise ValueError(f"box shape {r}x{c}: need r, c >= 1 and r*c <= 16")
+    if not (1 <= r and 1 <= c and n <= 25):
+        raise ValueError(f"box shape {r}x{c}: need r, c >= 1 and r*c <= 25")
     N = n * n
     units = np.empty((3 * n, n), dtype=np.int16)
     for i in range(n):

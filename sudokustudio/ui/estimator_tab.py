@@ -30,7 +30,7 @@ from sudokustudio.ui.widgets.table_fill import fill_table
 
 class EstimatorTab(QWidget):
     title = "Estimator"
-    file_filters = "CSV (*.csv);;JSON (*.json)"
+    file_filters = "CSV (*.csv);;JSON (*.json);;Record table, Markdown (*.md)"
 
     def __init__(self, settings=None, parent=None):
         super().__init__(parent)
@@ -220,12 +220,13 @@ class EstimatorTab(QWidget):
         self.pages.addWidget(gpage)
         mpage = QSplitter(Qt.Vertical)
         top = QSplitter(Qt.Horizontal)
-        self.table = QTableWidget(0, 6)
-        self.table.setHorizontalHeaderLabels(["c", "found", "per grid", "RE", "Afmob 2015", "ratio"])
+        self.table = QTableWidget(0, len(EstimatorModel.TABLE_HEADER))
+        self.table.setHorizontalHeaderLabels(EstimatorModel.TABLE_HEADER)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.table.setToolTip("The run shown on the left: seed-000-style table; ratio = estimate "
-                              "÷ Afmob 2015 (REFERENCES.md)")
+        self.table.setToolTip("The run shown on the left beside Afmob 2015 and Berthier 2009 (REFERENCES.md); "
+                              "the last row is the total over c (its RE summed per grid); tail CHECK: the RE "
+                              "cannot be trusted yet (ESS < 100 or one grid > 5% of the sum)")
         top.addWidget(self.table)
         self.bar_plot = MinimalsBarPlot()
         top.addWidget(self.bar_plot)

@@ -3,17 +3,19 @@ number of c-clue minimal puzzles per grid (seed 000, seed 002 §3.1.5, seed 003)
 
 - ``samplers``: the sequential grid samplers (crude, Ridder, row-wise, fc);
 - ``grids``: grid-count estimates and their batch job;
-- ``minimals``: minimal-puzzle counts and their batch job.
+- ``minimals``: minimal-puzzle counts and their batch job;
+- ``report``: the record table (CSV / Markdown) of a run.
 
 Every estimator is a numba kernel that runs a batch of samples and returns
 sufficient statistics (counts and power sums), wrapped in a BatchJob whose
 results merge by addition.  The names below are the package's public API.
 """
 from sudokustudio.sudoku.estimate.grids import (BOX_SHAPES, GRID_COUNT_EXACT, GRID_COUNTS, GRID_METHOD_LABELS,
-                                                GRID_METHODS, GridCountJob, GridStats, default_grid_batch,
-                                                grid_summary, omega_size, parse_box, weight_scale)
-from sudokustudio.sudoku.estimate.minimals import (MINIMAL_METHODS, PUBLISHED_MINIMALS, MinimalsJob, MinimalStats,
-                                                   method_factor)
+                                                GRID_METHODS, GridCountJob, GridStats, canonical_box,
+                                                default_grid_batch, grid_reference, grid_summary, omega_size,
+                                                parse_box, weight_scale)
+from sudokustudio.sudoku.estimate.minimals import (MINIMAL_METHODS, PUBLISHED_MINIMALS, PUBLISHED_TOTALS, MinimalsJob,
+                                                   MinimalStats, method_factor)
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g, sequential_grid_kernel
 
 
@@ -26,6 +28,6 @@ def warm_up() -> None:
 
 
 __all__ = ["BOX_SHAPES", "GRID_COUNTS", "GRID_COUNT_EXACT", "GRID_METHODS", "GRID_METHOD_LABELS", "GridCountJob",
-           "GridStats", "MINIMAL_METHODS", "MinimalStats", "MinimalsJob", "PUBLISHED_MINIMALS", "default_grid_batch",
-           "grid_summary", "method_factor", "omega_size", "parse_box", "rows_grid_g", "sequential_grid_kernel",
-           "weight_scale", "warm_up"]
+           "GridStats", "MINIMAL_METHODS", "MinimalStats", "MinimalsJob", "PUBLISHED_MINIMALS", "PUBLISHED_TOTALS",
+           "canonical_box", "default_grid_batch", "grid_reference", "grid_summary", "method_factor", "omega_size",
+           "parse_box", "rows_grid_g", "sequential_grid_kernel", "weight_scale", "warm_up"]

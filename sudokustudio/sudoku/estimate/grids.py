@@ -5,6 +5,7 @@ of two near the count) so that sums of squares fit a float64 even for
 16x16."""
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass
@@ -14,22 +15,28 @@ import numpy as np
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.rng import seed_state
-from sudokustudio.core.stats import Z95
-from sudokustudio.sudoku.estimate.samplers import (crude_batch_kernel, fc_batch_kernel, ridder_batch_kernel,
+from sudokustudio.core.stats import Z95, tail_diagnostics
+from sudokustudio.sudoku.estimate.samplers import (crude_batch_kernel, fc_batch_kernel, fc_log2_weights,
+                                                   ridder_batch_kernel,
                                                    rows_batch_kernel, rows_grid_g, sequential_grid_kernel)
 from sudokustudio.sudoku.tables import geometry
 
-# exact numbers of grids (REFERENCES.md); 16x16 is an estimate
+# numbers of grids (REFERENCES.md), by box shape r x c with r <= c (c x r boxes give the
+# same number: transpose the grid); 16x16 is a published estimate without an error
 GRID_COUNTS: dict[str, float] = {
     "2x2": 288,
     "2x3": 28_200_960,
     "2x4": 29_136_487_207_403_520,
     "3x3": 6_670_903_752_021_072_936_960,
+    "2x5": 1_903_816_047_972_624_930_994_913_280_000,
     "3x4": 81_171_437_193_104_932_746_936_103_027_318_645_818_654_720_000,
     "4x4": 5.9584e98,
 }
-GRID_COUNT_EXACT = {"2x2": True, "2x3": True, "2x4": True, "3x3": True, "3x4": True, "4x4": False}
-BOX_SHAPES = list(GRID_COUNTS)
+GRID_COUNT_EXACT = {"2x2": True, "2x3": True, "2x4": True, "3x3": True, "2x5": True, "3x4": True, "4x4": False}
+MAX_CELLS_PER_BOX = 25
+# every rectangular box shape r <= c, r >= 2, with at most 25 cells, by grid size
+BOX_SHAPES = [f"{r}x{c}" for n in range(4, MAX_CELLS_PER_BOX + 1) for r in range(2, n)
+              for c in [n // r] if r * c == n and r <= c]
 GRID_METHODS = ["crude", "ridder", "rows", "fc"]
 GRID_METHOD_LABELS = {
     "crude": "crude Monte Carlo (permutation rows)",
@@ -37,74 +44,141 @@ GRID_METHOD_LABELS = {
     "rows": "row-wise exact-row sampler (ours)",
     "fc": "forward checking, fewest candidates (ours)",
 }
+# the largest grid side each method takes: crude finds nothing past 9x9 and its |Omega|
+# leaves float range; the row-wise sampler's subset DP has 2^n entries per row
+METHOD_MAX_SIDE = {"crude": 9, "ridder": MAX_CELLS_PER_BOX, "rows": 16, "fc": MAX_CELLS_PER_BOX}
 
 
 def parse_box(text: str) -> tuple[int, int]:
-    """'3x3' -> (3, 3); a clear error for anything else."""
+    """'3x3' -> (3, 3): r x c boxes, r, c >= 2, r * c <= 25; a clear error for anything else."""
     t = str(text).lower().replace("×", "x").strip()
-    if t not in GRID_COUNTS:
-        raise ValueError(f"box shape {text!r}: choose one of {', '.join(BOX_SHAPES)}")
-    r, c = t.split("x")
-    return int(r), int(c)
+    parts = t.split("x")
+    if len(parts) != 2 or not all(p.isdigit() for p in parts):
+        raise ValueError(f"box shape {text!r}: write it as RxC, e.g. 3x3 or 4x5")
+    r, c = int(parts[0]), int(parts[1])
+    if r < 2 or c < 2 or r * c > MAX_CELLS_PER_BOX:
+        raise ValueError(f"box shape {text!r}: need r, c >= 2 and r*c <= {MAX_CELLS_PER_BOX}")
+    return r, c
+
+
+def canonical_box(box: str) -> str:
+    """'5x4' -> '4x5' (the transposed shape has the same number of grids)."""
+    r, c = parse_box(box)
+    return f"{min(r, c)}x{max(r, c)}"
+
+
+def grid_reference(box: str) -> tuple[float | None, bool]:
+    """(published number of grids or None, whether it is exact)."""
+    key = canonical_box(box)
+    if key not in GRID_COUNTS:
+        return None, False
+    return float(GRID_COUNTS[key]), GRID_COUNT_EXACT[key]
+
+
+@functools.lru_cache(maxsize=None)
+def scale_log2(box: str) -> int:
+    """The weights of ``box`` are divided by 2^scale_log2(box): log2 of the reference count when
+    there is one; otherwise the largest log2 weight of a fixed-seed pilot of 32 forward-checking
+    samples (deterministic; jobs store it in their spec, so a stored run keeps its scale)."""
+    ref, _ = grid_reference(box)
+    if ref is not None:
+        return int(round(math.log2(ref)))
+    r, c = parse_box(box)
+    _, peers, units = geometry(r, c)
+    out = np.empty(32)
+    fc_log2_weights(seed_state(np.uint64(20261123)), peers, units, out)
+    good = out[np.isfinite(out)]
+    if good.size == 0:
+        raise ValueError(f"box shape {box}: the pilot found no grid to set the weight scale")
+    return int(round(float(good.max())))
 
 
 def weight_scale(box: str) -> float:
     """The fixed power of two weights are divided by for this box shape."""
-    return 2.0 ** round(math.log2(float(GRID_COUNTS[box])))
+    return 2.0 ** scale_log2(box)
+
+
+def log_omega(box: str) -> float:
+    """ln |Omega| = n ln n!, the permutation-row grids of seed 003."""
+    r, c = parse_box(box)
+    n = r * c
+    return n * math.lgamma(n + 1)
 
 
 def omega_size(box: str) -> float:
-    """|Omega| = (n!)^n, the permutation-row grids of seed 003."""
-    r, c = parse_box(box)
-    n = r * c
-    return float(math.factorial(n)) ** n
-
+    """|Omega| = (n!)^n (inf past float range)."""
+    try:
+        return math.exp(log_omega(box))
+    except OverflowError:
+        return float("inf")
 
 
 @plain_dataclass("GridStats")
 @dataclass
 class GridStats:
-    """Sufficient statistics of a grid-count run (weights divided by ``scale``)."""
+    """Sufficient statistics of a grid-count run (weights divided by ``scale``).
+
+    ``wmax`` is the largest scaled weight of the ``tail_n`` samples that tracked it (runs
+    stored before the tail diagnostics have tail_n = 0: their max share is unknown)."""
 
     n: int = 0
     nonzero: int = 0
     s1: float = 0.0
     s2: float = 0.0
     cpu: float = 0.0
+    wmax: float = 0.0
+    tail_n: int = 0
 
     def __add__(self, o: "GridStats") -> "GridStats":
         return GridStats(self.n + o.n, self.nonzero + o.nonzero, self.s1 + o.s1, self.s2 + o.s2,
-                         self.cpu + o.cpu)
+                         self.cpu + o.cpu, max(self.wmax, o.wmax), self.tail_n + o.tail_n)
 
 
-def grid_summary(box: str, stats: GridStats, seconds: float | None = None) -> dict:
-    """estimate, sd, rel_err, 95% CI, RAT and EFF (seed 003) of a grid-count run."""
-    scale = weight_scale(box)
+def grid_summary(box: str, stats: GridStats, seconds: float | None = None, scale_e2: int | None = None) -> dict:
+    """estimate, sd, rel_err, 95% CI, RAT and EFF (seed 003), tail diagnostics and the z-score
+    against the reference count (when there is one) of a grid-count run."""
+    e2 = scale_log2(box) if scale_e2 is None else scale_e2
+    log_scale = e2 * math.log(2.0)
     n = stats.n
-    out = {"samples": n, "hits": stats.nonzero, "cpu_seconds": stats.cpu}
+    ref, exact = grid_reference(box)
+    out = {"samples": n, "hits": stats.nonzero, "cpu_seconds": stats.cpu, "core_seconds": stats.cpu,
+           "reference": ref, "reference_exact": exact}
+    tail = tail_diagnostics(stats.s1, stats.s2, stats.wmax)
+    if stats.tail_n < n:
+        tail["max_share"] = float("nan")
+    out["tail"] = tail
     if n == 0:
         return {**out, "estimate": float("nan"), "rel_err": float("nan"), "se": float("nan"),
-                "ci95": [float("nan"), float("nan")], "rat": float("nan"), "eff": float("nan")}
+                "ci95": [float("nan"), float("nan")], "rat": float("nan"), "eff": float("nan"),
+                "z": float("nan")}
     mean_s = stats.s1 / n
     var_s = max(stats.s2 / n - mean_s * mean_s, 0.0) * n / max(n - 1, 1)
-    est = mean_s * scale
-    sd = math.sqrt(var_s) * scale
+    # 25x25 counts come near the float limit: scale back with ldexp (inf past it) and give log10
+    est, sd = _unscale(mean_s, e2), _unscale(math.sqrt(var_s), e2)
     se = sd / math.sqrt(n)
-    rel = se / est if est > 0 else float("inf")
+    rel = math.sqrt(var_s / n) / mean_s if mean_s > 0 else float("inf")
+    log10_est = math.log10(mean_s) + e2 * math.log10(2.0) if mean_s > 0 else float("-inf")
+    z = (est - ref) / se if ref is not None and se > 0 else float("nan")
     # RAT and EFF for gamma = Y / |Omega| (seed 003, eq. 5 and EFF)
-    log_omega = math.log(omega_size(box))
-    log_scale = math.log(scale)
+    lo = log_omega(box)
     if stats.s1 > 0:
-        log_e1 = math.log(mean_s) + log_scale - log_omega
-        log_e2 = math.log(stats.s2 / n) + 2 * (log_scale - log_omega)
+        log_e1 = math.log(mean_s) + log_scale - lo
+        log_e2 = math.log(stats.s2 / n) + 2 * (log_scale - lo)
         rat = log_e2 / log_e1
-        var_gamma_n = (var_s / n) * math.exp(2 * (log_scale - log_omega))
+        log_var = math.log(var_s / n) + 2 * (log_scale - lo) if var_s > 0 else -math.inf
         cpu = seconds if seconds else stats.cpu
-        eff = 1.0 / (var_gamma_n * cpu) if var_gamma_n > 0 and cpu > 0 else float("inf")
+        eff = math.exp(-log_var) / cpu if log_var > -700 and cpu > 0 else float("inf")
     else:
         rat = eff = float("nan")
-    return {**out, "estimate": est, "se": se, "sd": sd, "rel_err": rel,
-            "ci95": [est - Z95 * se, est + Z95 * se], "rat": rat, "eff": eff}
+    return {**out, "estimate": est, "log10_estimate": log10_est, "se": se, "sd": sd, "rel_err": rel,
+            "ci95": [est - Z95 * se, est + Z95 * se], "rat": rat, "eff": eff, "z": z}
+
+
+def _unscale(x: float, e2: int) -> float:
+    try:
+        return math.ldexp(x, e2)
+    except OverflowError:
+        return float("inf")
 
 
 class GridCountJob(BatchJob):
@@ -114,16 +188,27 @@ class GridCountJob(BatchJob):
     unit = "samples"
     kernel_groups = ("estimators",)
 
-    def __init__(self, box: str = "3x3", method: str = "fc", samples_per_batch: int | None = None):
-        parse_box(box)
+    def __init__(self, box: str = "3x3", method: str = "fc", samples_per_batch: int | None = None,
+                 scale_e2: int | None = None):
+        r, c = parse_box(box)
         if method not in GRID_METHODS:
             raise ValueError(f"method {method!r}: choose one of {', '.join(GRID_METHODS)}")
+        if r * c > METHOD_MAX_SIDE[method]:
+            raise ValueError(f"method {method!r} takes grids up to {METHOD_MAX_SIDE[method]}x"
+                             f"{METHOD_MAX_SIDE[method]} (box {box} makes {r * c}x{r * c}); use fc or ridder")
         if samples_per_batch is None:
             samples_per_batch = default_grid_batch(box, method)
         if samples_per_batch < 1:
             raise ValueError("samples per batch must be at least 1")
-        super().__init__(box=box, method=method, samples_per_batch=int(samples_per_batch))
+        spec = dict(box=box, method=method, samples_per_batch=int(samples_per_batch))
+        known = grid_reference(box)[0] is not None
+        if scale_e2 is None:
+            scale_e2 = scale_log2(box)
+        if not known:      # a pilot scale: keep it with the run
+            spec["scale_e2"] = int(scale_e2)
+        super().__init__(**spec)
         self.box, self.method, self.samples_per_batch = box, method, int(samples_per_batch)
+        self.scale_e2 = int(scale_e2)
 
     def run_batch(self, batch_index: int, seed: int) -> GridStats:
         r, c = parse_box(self.box)
@@ -132,19 +217,19 @@ class GridCountJob(BatchJob):
         t0 = time.perf_counter()
         if self.method == "crude":
             hits = int(crude_batch_kernel(rng, r, c, k))
-            w = omega_size(self.box) / weight_scale(self.box)
-            res = GridStats(k, hits, hits * w, hits * w * w)
+            w = math.exp(log_omega(self.box) - self.scale_e2 * math.log(2.0))
+            res = GridStats(k, hits, hits * w, hits * w * w, 0.0, w if hits else 0.0, k)
         else:
-            st = np.zeros(3)
-            inv = 1.0 / weight_scale(self.box)
+            st = np.zeros(4)
+            e2 = float(self.scale_e2)
             if self.method == "ridder":
-                ridder_batch_kernel(rng, r, c, k, inv, st)
+                ridder_batch_kernel(rng, r, c, k, e2, st)
             elif self.method == "rows":
-                rows_batch_kernel(rng, r, c, k, inv, st)
+                rows_batch_kernel(rng, r, c, k, e2, st)
             else:
                 _, peers, units = geometry(r, c)
-                fc_batch_kernel(rng, peers, units, k, inv, st)
-            res = GridStats(k, int(st[0]), float(st[1]), float(st[2]))
+                fc_batch_kernel(rng, peers, units, k, e2, st)
+            res = GridStats(k, int(st[0]), float(st[1]), float(st[2]), 0.0, float(st[3]), k)
         res.cpu = time.perf_counter() - t0
         return res
 
@@ -155,22 +240,28 @@ class GridCountJob(BatchJob):
         return GridStats()
 
     def warm_up(self) -> None:
-        GridCountJob(self.box, self.method, 2).run_batch(0, 1)
+        GridCountJob(self.box, self.method, 2, self.scale_e2).run_batch(0, 1)
 
     def units(self, total: GridStats) -> int:
         return total.n
 
     def rel_err(self, total: GridStats) -> float | None:
-        return grid_summary(self.box, total)["rel_err"] if total.n else None
+        return grid_summary(self.box, total, scale_e2=self.scale_e2)["rel_err"] if total.n else None
 
     def summary(self, total: GridStats) -> dict:
-        d = grid_summary(self.box, total)
-        return {"estimate": d["estimate"], "se": d["se"], "rel_err": d["rel_err"]}
+        d = grid_summary(self.box, total, scale_e2=self.scale_e2)
+        return {"estimate": d["estimate"], "se": d["se"], "rel_err": d["rel_err"], "ess": d["tail"]["ess"],
+                "max_share": d["tail"]["max_share"], "tail_warning": d["tail"]["warning"]}
+
+    def summarize(self, total: GridStats, seconds: float | None = None) -> dict:
+        """``grid_summary`` with this job's weight scale."""
+        return grid_summary(self.box, total, seconds=seconds, scale_e2=self.scale_e2)
 
     def describe(self, total: GridStats) -> dict:
-        d = grid_summary(self.box, total)
-        d.update(box=self.box, method=self.method, exact=float(GRID_COUNTS[self.box]),
-                 exact_is_exact=GRID_COUNT_EXACT[self.box])
+        d = self.summarize(total)
+        ref, exact = grid_reference(self.box)
+        d.update(box=self.box, method=self.method, exact=float("nan") if ref is None else ref,
+                 exact_is_exact=exact)
         return d
 
 
@@ -182,8 +273,8 @@ def default_grid_batch(box: str, method: str) -> int:
     if method == "ridder":
         return max(1000, 2_000_000 // (n * n))
     if method == "rows":
-        return {4: 100_000, 6: 20_000, 8: 4000, 9: 2000, 12: 100, 16: 4}.get(n, 1000)
-    return {4: 50_000, 6: 5000, 8: 1000, 9: 1000, 12: 100, 16: 20}.get(n, 1000)
+        return {4: 100_000, 6: 20_000, 8: 4000, 9: 2000, 12: 100, 16: 4}.get(n, max(1, 200_000 // 2 ** n))
+    return {4: 50_000, 6: 5000, 8: 1000, 9: 1000, 12: 100, 16: 20}.get(n, max(2, 20_000 // (n * n)))
 
 
 def warm_up() -> None:
@@ -191,4 +282,6 @@ def warm_up() -> None:
     for m in GRID_METHODS:
         GridCountJob("2x2", m, 4).run_batch(0, 1)
     rows_grid_g(seed_state(np.uint64(1)), 2, 2, np.zeros(16, dtype=np.uint8))
+    _, peers, units = geometry(2, 2)
+    fc_log2_weights(seed_state(np.uint64(1)), peers, units, np.empty(1))
     sequential_grid_kernel(seed_state(np.uint64(1)), np.zeros(81, dtype=np.uint8))

@@ -24,7 +24,8 @@ from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.cellset import ZERO, add_cell, cell_set
 from sudokustudio.core.rng import rand_below, seed_state
-from sudokustudio.sudoku.estimate.grids import GRID_COUNTS, parse_box
+from sudokustudio.core.stats import Z95, tail_diagnostics
+from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, minimals_containing, minimals_in_subset, new_oracle
 from sudokustudio.sudoku.solver import random_solution_kernel
@@ -77,7 +78,7 @@ def _masked(o, mask, work):
 
 @njit(cache=True, nogil=True)
 def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi, per_grid, n_grids_samples,
-                          weighted, inv_count, s1, s2, found, calls):
+                          weighted, inv_count, fac, s1, s2, vmax, tot, found, calls):
     """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
 
     method 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets (s, clues <= c_hi),
@@ -85,6 +86,10 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
     grid's weight (W / number of grids, or 1 for the biased source) multiplies
     them.  ``found[c]`` counts minimals seen, ``calls[0]`` solver calls; the
     caller multiplies s1 by the method's factor_c (and s2 by its square).
+    ``vmax[c]`` keeps the largest per-grid value at c (tail diagnostics).  The
+    total over c is summed per grid sample, t = sum_c fac[c] v_c (``fac``: the
+    factors, 0 outside the clue range), so its error carries the covariance of
+    the per-c values: ``tot`` += (t, t^2) and tot[2] = max t.
     """
     N = peers.shape[0]
     grid = np.zeros(N, dtype=np.uint8)
@@ -144,12 +149,20 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
                 if all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
                     cnt[N - good] += 1
         calls[0] += o[7][0]
+        t = 0.0
         for c in range(N + 1):
             if cnt[c]:
                 found[c] += cnt[c]
                 v = w * cnt[c] / per_grid
                 s1[c] += v
                 s2[c] += v * v
+                if v > vmax[c]:
+                    vmax[c] = v
+                t += fac[c] * v
+        tot[0] += t
+        tot[1] += t * t
+        if t > tot[2]:
+            tot[2] = t
 
 
 MINIMAL_METHODS = ["singletons", "subsets", "supersets", "path"]
@@ -165,12 +178,18 @@ PUBLISHED_MINIMALS = {
                  26: (1.4855e15, 0.00071), 27: (1.5228e15, 0.0010), 28: (7.2063e14, 0.0020),
                  29: (1.6751e14, 0.0056), 30: (1.9277e13, 0.022), 31: (1.1240e12, 0.116)},
 }
+# the total over all c per grid (REFERENCES.md; Afmob gives no total)
+PUBLISHED_TOTALS = {"berthier": (4.6563e15, 0.00065)}
 
 
 @plain_dataclass("MinimalStats")
 @dataclass
 class MinimalStats:
-    """Per-c power sums of the per-grid estimator (before the method's factor)."""
+    """Per-c power sums of the per-grid estimator (before the method's factor).
+
+    ``vmax`` (per c, before the factor) and ``t1, t2, tmax`` (the total over the job's clue
+    range, factors applied, summed per grid sample) cover the ``tail_n`` samples run since
+    the tail diagnostics exist; runs stored before them load with tail_n = 0."""
 
     n: int = 0                      # grids sampled (incl. dead ends, value 0)
     s1: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -178,16 +197,21 @@ class MinimalStats:
     found: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     solver_calls: int = 0
     cpu: float = 0.0
+    vmax: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    t1: float = 0.0
+    t2: float = 0.0
+    tmax: float = 0.0
+    tail_n: int = 0
 
     def __add__(self, o: "MinimalStats") -> "MinimalStats":
-        if self.s1.size == 0:
-            return MinimalStats(self.n + o.n, o.s1.copy(), o.s2.copy(), o.found.copy(),
-                                self.solver_calls + o.solver_calls, self.cpu + o.cpu)
-        if o.s1.size == 0:
-            return MinimalStats(self.n + o.n, self.s1.copy(), self.s2.copy(), self.found.copy(),
-                                self.solver_calls + o.solver_calls, self.cpu + o.cpu)
-        return MinimalStats(self.n + o.n, self.s1 + o.s1, self.s2 + o.s2, self.found + o.found,
-                            self.solver_calls + o.solver_calls, self.cpu + o.cpu)
+        def add(a, b):
+            return b.copy() if a.size == 0 else a.copy() if b.size == 0 else a + b
+
+        vmax = o.vmax.copy() if self.vmax.size == 0 else self.vmax.copy() if o.vmax.size == 0 else \
+            np.maximum(self.vmax, o.vmax)
+        return MinimalStats(self.n + o.n, add(self.s1, o.s1), add(self.s2, o.s2), add(self.found, o.found),
+                            self.solver_calls + o.solver_calls, self.cpu + o.cpu, vmax,
+                            self.t1 + o.t1, self.t2 + o.t2, max(self.tmax, o.tmax), self.tail_n + o.tail_n)
 
 
 def method_factor(method: str, N: int, c: int, s: int) -> float:
@@ -214,7 +238,7 @@ class MinimalsJob(BatchJob):
         if method not in MINIMAL_METHODS:
             raise ValueError(f"method {method!r}: choose one of {', '.join(MINIMAL_METHODS)}")
         r, c = parse_box(box)
-        if r * c > 9:
+        if r * c > 9 or grid_reference(box)[0] is None:
             raise ValueError("minimal puzzles: box shapes up to 3x3")
         N = (r * c) ** 2
         if grid_source not in ("weighted", "random"):
@@ -265,13 +289,25 @@ class MinimalsJob(BatchJob):
         N = self.N
         s1 = np.zeros(N + 1)
         s2 = np.zeros(N + 1)
+        vmax = np.zeros(N + 1)
+        tot = np.zeros(3)
         found = np.zeros(N + 1, dtype=np.int64)
         calls = np.zeros(1, dtype=np.int64)
         t0 = time.perf_counter()
         minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], self.s,
                               self.c_lo, self.c_hi, self.per_grid, self.grids_per_batch,
-                              not self.biased, 1.0 / float(GRID_COUNTS[self.box]), s1, s2, found, calls)
-        return MinimalStats(self.grids_per_batch, s1, s2, found, int(calls[0]), time.perf_counter() - t0)
+                              not self.biased, 1.0 / grid_reference(self.box)[0], self.factors(), s1, s2, vmax,
+                              tot, found, calls)
+        k = self.grids_per_batch
+        return MinimalStats(k, s1, s2, found, int(calls[0]), time.perf_counter() - t0, vmax,
+                            float(tot[0]), float(tot[1]), float(tot[2]), k)
+
+    def factors(self) -> np.ndarray:
+        """factor_c for c in the job's clue range (0 elsewhere): the weights of the total."""
+        f = np.zeros(self.N + 1)
+        for c in range(self.c_lo, self.c_hi + 1):
+            f[c] = method_factor(self.method, self.N, c, self.s)
+        return f
 
     def merge(self, a: MinimalStats, b: MinimalStats) -> MinimalStats:
         return a + b
@@ -294,11 +330,39 @@ class MinimalsJob(BatchJob):
             f = method_factor(self.method, self.N, c, self.s)
             mean = total.s1[c] / n
             var = max(total.s2[c] / n - mean * mean, 0.0) * n / max(n - 1, 1)
-            est = f * mean
-            se = f * math.sqrt(var / n)
+            est = float(f * mean)
+            se = float(f * math.sqrt(var / n))
             out[c] = {"found": int(total.found[c]), "estimate": est, "se": se,
-                      "rel_err": se / est if est > 0 else float("nan")}
+                      "rel_err": se / est if est > 0 else float("nan"),
+                      "ci95": [est - Z95 * se, est + Z95 * se],
+                      "tail": self._tail(total.s1[c], total.s2[c],
+                                         total.vmax[c] if total.vmax.size > c else 0.0, total)}
         return out
+
+    @staticmethod
+    def _tail(s1: float, s2: float, vmax: float, total: MinimalStats) -> dict:
+        d = tail_diagnostics(s1, s2, vmax)
+        if total.tail_n < total.n:       # batches stored before the diagnostics: max unknown
+            d["max_share"] = float("nan")
+        return d
+
+    def total(self, total: MinimalStats) -> dict | None:
+        """The number of minimal puzzles per grid over the job's clue range (and over all
+        grids, x the number of grids) as one estimate: the per-c values are summed per grid
+        sample, so the RE includes their covariance.  None for runs (partly) stored before
+        the total was tracked."""
+        n = total.n
+        if n == 0 or total.tail_n != n or not total.t1 > 0:
+            return None
+        mean = total.t1 / n
+        var = max(total.t2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        se = math.sqrt(var / n)
+        count = grid_reference(self.box)[0]
+        found = [c for c in range(total.found.size) if total.found[c] and self.c_lo <= c <= self.c_hi]
+        return {"estimate": mean, "se": se, "rel_err": se / mean, "ci95": [mean - Z95 * se, mean + Z95 * se],
+                "c_range": [min(found), max(found)] if found else [self.c_lo, self.c_hi],
+                "all_grids": mean * count, "all_grids_se": se * count,
+                "tail": tail_diagnostics(total.t1, total.t2, total.tmax)}
 
     def units(self, total: MinimalStats) -> int:
         return total.n
@@ -313,13 +377,13 @@ class MinimalsJob(BatchJob):
         return None if c is None else per_c[c]["rel_err"]
 
     def summary(self, total: MinimalStats) -> dict:
-        return {"per_c": self.per_c(total)}
+        return {"per_c": self.per_c(total), "total": self.total(total)}
 
     def describe(self, total: MinimalStats) -> dict:
         return {"method": self.method, "box": self.box, "s": self.s, "c_lo": self.c_lo, "c_hi": self.c_hi,
                 "grid_source": self.grid_source, "biased": self.biased, "samples": total.n,
                 "probes": total.n * self.per_grid, "solver_calls": total.solver_calls,
-                "cpu_seconds": total.cpu,
+                "cpu_seconds": total.cpu, "core_seconds": total.cpu, "total": self.total(total),
                 "per_c": {str(c): v for c, v in self.per_c(total).items()}}
 
 

@@ -19,10 +19,13 @@ the candidate sets it draws from; the product is 1/q(grid) times
   keeps it unbiased.  (Counting the last open cells exactly was measured
   not to pay and is gone.)
 
-Each batch kernel adds (nonzero samples, sum w', sum w'^2) to ``stats``,
-w' = w * inv_scale (a fixed power of two per shape keeps the squares in
-range).  ``sequential_grid_kernel`` draws a 9x9 grid with its weight for
-the estimators that need uniform grids.
+Each batch kernel adds (nonzero samples, sum w', sum w'^2) to ``stats``
+and keeps the largest w' in ``stats[3]`` (tail diagnostics), w' = w *
+2^-scale_e2 (a fixed power of two per shape keeps the squares in range).
+Ridder and fc carry their running product as mantissa * 2^e, so 25x25
+weights (~1e300) neither overflow nor underflow before scaling.
+``sequential_grid_kernel`` draws a 9x9 grid with its weight for the
+estimators that need uniform grids.
 """
 from __future__ import annotations
 
@@ -37,6 +40,19 @@ _NO_PICK = np.int64(-1)   # numpy scalars, not literals: one compiled signature 
 _THREE = np.int64(3)
 _GRID = np.bool_(True)
 _NO_GRID = np.bool_(False)
+_BIG_E2 = 512.0                 # running products are renormalised by 2^512 when they pass it
+_BIG = 2.0 ** 512
+_INV_BIG = 2.0 ** -512
+
+
+@njit(cache=True, nogil=True)
+def _add_weight(stats, w):
+    """stats += (1, w, w^2); stats[3] = max(stats[3], w)."""
+    stats[0] += 1.0
+    stats[1] += w
+    stats[2] += w * w
+    if w > stats[3]:
+        stats[3] = w
 
 
 @njit(cache=True, nogil=True)
@@ -75,8 +91,9 @@ def crude_batch_kernel(rng, r, c, n_samples):
 
 
 @njit(cache=True, nogil=True)
-def ridder_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
-    """Seed 003's importance sampler.  ``stats`` += (nonzero, sum w', sum w'^2), w' = w * inv_scale."""
+def ridder_batch_kernel(rng, r, c, n_samples, scale_e2, stats):
+    """Seed 003's importance sampler.  ``stats`` += (nonzero, sum w', sum w'^2), max w' in
+    ``stats[3]``; w' = w * 2^-scale_e2."""
     n = r * c
     full = (np.int64(1) << n) - 1
     colm = np.zeros(n, dtype=np.int64)
@@ -84,7 +101,8 @@ def ridder_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
     for _ in range(n_samples):
         colm[:] = 0
         boxm[:] = 0
-        w = inv_scale
+        w = 1.0
+        e2 = 0.0
         ok = True
         for i in range(n):
             rowm = np.int64(0)
@@ -96,6 +114,9 @@ def ridder_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
                     break
                 k = popcount64(np.uint64(avail))
                 w *= k
+                if w > _BIG:
+                    w *= _INV_BIG
+                    e2 += _BIG_E2
                 t = rand_below(rng, k)
                 for _s in range(t):
                     avail &= avail - 1
@@ -106,23 +127,23 @@ def ridder_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
             if not ok:
                 break
         if ok:
-            stats[0] += 1.0
-            stats[1] += w
-            stats[2] += w * w
+            _add_weight(stats, w * 2.0 ** (e2 - scale_e2))
 
 
 @njit(cache=True, nogil=True)
 def _fc_sample(rng, peers, units, cand, done):
-    """One forward-checking sample; returns its weight (0 on a dead end)."""
+    """One forward-checking sample; returns its weight as (mantissa, e2): w = mantissa * 2^e2
+    (mantissa 0 on a dead end)."""
     N = cand.shape[0]
     n = units.shape[1]
     full = (np.int64(1) << n) - 1
     cand[:] = full
     done[:] = 0
     w = 1.0
+    e2 = 0.0
     while True:
         if not propagate_g(cand, done, peers, units, full):
-            return 0.0
+            return 0.0, e2
         best = -1
         best_n = 99
         for x in range(N):
@@ -133,9 +154,12 @@ def _fc_sample(rng, peers, units, cand, done):
                     best_n = k
                     best = x
         if best < 0:
-            return w
+            return w, e2
         v = cand[best]
         w *= best_n
+        if w > _BIG:
+            w *= _INV_BIG
+            e2 += _BIG_E2
         t = rand_below(rng, best_n)
         for _s in range(t):
             v &= v - 1
@@ -143,18 +167,27 @@ def _fc_sample(rng, peers, units, cand, done):
 
 
 @njit(cache=True, nogil=True)
-def fc_batch_kernel(rng, peers, units, n_samples, inv_scale, stats):
+def fc_batch_kernel(rng, peers, units, n_samples, scale_e2, stats):
     """The forward-checking sampler (``peers``/``units``: ``tables.geometry``)."""
     N = peers.shape[0]
     cand = np.empty(N, dtype=np.int64)
     done = np.zeros(N, dtype=np.uint8)
     for _ in range(n_samples):
-        w = _fc_sample(rng, peers, units, cand, done)
+        w, e2 = _fc_sample(rng, peers, units, cand, done)
         if w > 0:
-            w *= inv_scale
-            stats[0] += 1.0
-            stats[1] += w
-            stats[2] += w * w
+            _add_weight(stats, w * 2.0 ** (e2 - scale_e2))
+
+
+@njit(cache=True, nogil=True)
+def fc_log2_weights(rng, peers, units, out):
+    """log2 of ``out.size`` forward-checking weights (-inf on a dead end): a pilot for the
+    weight scale of shapes with no reference count."""
+    N = peers.shape[0]
+    cand = np.empty(N, dtype=np.int64)
+    done = np.zeros(N, dtype=np.uint8)
+    for i in range(out.size):
+        w, e2 = _fc_sample(rng, peers, units, cand, done)
+        out[i] = np.log2(w) + e2 if w > 0 else -np.inf
 
 
 # ---------------------------------------------------- the row-wise sampler
@@ -336,7 +369,7 @@ def _rows_sample(rng, r, c, ws, grid_out, want_grid, g1, cnt1):
 
 
 @njit(cache=True, nogil=True)
-def rows_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
+def rows_batch_kernel(rng, r, c, n_samples, scale_e2, stats):
     """The row-wise sampler."""
     n = r * c
     ws = rows_workspace(n)
@@ -352,10 +385,7 @@ def rows_batch_kernel(rng, r, c, n_samples, inv_scale, stats):
     for _ in range(n_samples):
         w = _rows_sample(rng, r, c, ws, grid, _NO_GRID, g1, cnt1)
         if w > 0:
-            w *= inv_scale
-            stats[0] += 1.0
-            stats[1] += w
-            stats[2] += w * w
+            _add_weight(stats, w * 2.0 ** -scale_e2)
 
 
 @njit(cache=True, nogil=True)

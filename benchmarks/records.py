@@ -1,0 +1,103 @@
+"""Counting records (issue 18): a short run, its RE, and the RE projected to 24 core-hours.
+
+    python benchmarks/records.py minimals [SECONDS] [S]    # subsets (default s = 30), 2 threads
+    python benchmarks/records.py grids BOX METHOD [SECONDS]  # e.g. grids 4x4 rows 60, grids 5x5 fc 60
+
+The projection assumes RE ∝ 1/sqrt(core-seconds) and uses the CPU time this
+process really consumed (process_time), so a loaded machine slows the run but
+does not bias the projection much (it does cost cache and turbo; the figure is
+then, if anything, pessimistic).  A projection is printed as UNTRUSTED while the
+tail diagnostics flag the estimate: with heavy-tailed weights the short run's RE
+is itself too small, and so is its projection.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+
+from sudokustudio.jobs.run import run_batches
+from sudokustudio.sudoku import estimate as E
+
+DAY = 24 * 3600.0
+MINIMAL_GOALS = {**{c: 0.0003 for c in range(22, 28)}, **{c: 0.01 for c in (29, 30, 31)}}
+TOTAL_GOAL = 0.0003
+GRID_GOALS = {"4x4": 0.001, "5x5": 0.01}
+
+
+def _load() -> str:
+    try:
+        return "load average " + " ".join(f"{x:.1f}" for x in os.getloadavg()) + f" on {os.cpu_count()} cores"
+    except OSError:
+        return "load unknown"
+
+
+def _run(job, seconds: float):
+    job.warm_up()
+    job.run_batch(0, 1)        # the exact signature compiled before timing
+    print(f"before: {_load()}")
+    c0, t0 = time.process_time(), time.perf_counter()
+    out = run_batches(job, 20261123, None, workers=2, seconds=seconds)
+    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
+    print(f"after:  {_load()}; {wall:.1f} s wall, {cpu:.1f} CPU-s used by this process")
+    return out, wall, cpu
+
+
+def project(rel: float, cpu: float) -> float:
+    """RE after 24 core-hours if RE ∝ 1/sqrt(core-seconds)."""
+    return rel * math.sqrt(cpu / DAY)
+
+
+def minimals(seconds: float = 120.0, s: int = 30) -> None:
+    job = E.MinimalsJob("subsets", "3x3", s=s)
+    out, wall, cpu = _run(job, seconds)
+    per_c, tot = job.per_c(out.total), job.total(out.total)
+    print(f"subsets s={s}: {out.total.n:,} grids, {out.total.n * job.per_grid:,} probes, "
+          f"{out.total.solver_calls:,} solver calls")
+    print(f"{'c':>5} {'per grid':>11} {'RE':>8} {'ESS':>8} {'max':>6}  {'24 core-h':>10} {'goal':>7}")
+    ok = True
+    rows = [(c, per_c[c]) for c in sorted(per_c)] + ([("total", tot)] if tot else [])
+    for c, v in rows:
+        goal = TOTAL_GOAL if c == "total" else MINIMAL_GOALS.get(c)
+        proj = project(v["rel_err"], cpu)
+        verdict = "" if goal is None else ("meets" if proj <= goal else "MISSES")
+        if v["tail"]["warning"]:
+            verdict += " (UNTRUSTED: heavy tail)"
+        if goal is not None and proj > goal:
+            ok = False
+        print(f"{c!s:>5} {v['estimate']:>11.4e} {100 * v['rel_err']:>7.3f}% {v['tail']['ess']:>8.3g} "
+              f"{100 * v['tail']['max_share']:>5.2g}%  {100 * proj:>9.4f}% "
+              f"{'' if goal is None else f'{100 * goal:.2g}%':>7} {verdict}")
+    missing = [c for c in MINIMAL_GOALS if c not in per_c]
+    if missing:
+        ok = False
+        print(f"no minimal found yet at c = {missing}: no projection there")
+    print("projection reaches every goal" if ok else "projection does NOT reach every goal")
+
+
+def grids(box: str, method: str, seconds: float = 60.0) -> None:
+    job = E.GridCountJob(box, method)
+    out, wall, cpu = _run(job, seconds)
+    d = job.describe(out.total)
+    goal = GRID_GOALS.get(E.canonical_box(box))
+    proj = project(d["rel_err"], cpu)
+    ref = "" if d["reference"] is None else f", z {d['z']:+.2f} against {d['reference']:.5g}"
+    print(f"{box} {method}: {d['samples']:,} samples, estimate {d['estimate']:.5g} (log10 {d['log10_estimate']:.4f})"
+          f", RE {100 * d['rel_err']:.3g}%{ref}")
+    t = d["tail"]
+    print(f"tail: ESS {t['ess']:.4g}, largest sample {100 * t['max_share']:.3g}% of the sum"
+          f"{'  -> UNTRUSTED' if t['warning'] else ''}")
+    print(f"24 core-hours: RE {100 * proj:.3g}%" + ("" if goal is None else
+          f" (goal {100 * goal:g}%: {'meets' if proj <= goal else 'MISSES'})")
+          + (" -- UNTRUSTED projection (heavy tail)" if t["warning"] else ""))
+
+
+if __name__ == "__main__":
+    what = sys.argv[1] if len(sys.argv) > 1 else "minimals"
+    if what == "minimals":
+        minimals(float(sys.argv[2]) if len(sys.argv) > 2 else 120.0, int(sys.argv[3]) if len(sys.argv) > 3 else 30)
+    elif what == "grids":
+        grids(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) > 4 else 60.0)
+    else:
+        raise SystemExit(__doc__)
