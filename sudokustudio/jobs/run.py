@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from sudokustudio.core.batch import BatchCancelled, BatchJob, OrderedMerger
+from sudokustudio.core.batch import BatchCancelled, BatchJob, OrderedMerger, cancel_scope
 from sudokustudio.jobs.executors import Executor, ThreadExecutor, run_one_batch
 from sudokustudio.jobs.store import RunStore, StoreError, this_owner
 
@@ -376,7 +376,11 @@ class Run:
             if self._stop.is_set():
                 return
             executor.prepare(self.job)
-            length = self.job.n_batches()   # may take a while (a search prepares its nodes): not on a UI thread
+            try:
+                with cancel_scope(self._cancel):   # a search prepares its nodes here: stop() reaches it
+                    length = self.job.n_batches()  # may take a while: never on a UI thread
+            except BatchCancelled:
+                return
             if length is not None:
                 self._n_batches = length if self._n_batches is None else min(self._n_batches, length)
             with self._lock:
