@@ -102,8 +102,8 @@ def probes(tmp: Path, silent: int, garbage: int, empty_scheduler: str | None) ->
     big_sum = tmp / "big_sum.mat"
     big_sum.write_text("MAT SAVE AS A\n1 2 9223372036854775808\n3 4 7\n4 6 0\n")
     puzzles = tmp / "three.txt"
-    puzzles.write_text("\n".join([".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."] * 3)
-                       + "\n")
+    puzzle = ".......1.4.........2...........5.4.7..8...3....1.9....3..4..2...5.1........8.6..."
+    puzzles.write_text("\n".join([puzzle] * 3) + "\n")
     survo = REPO / "resources" / "survo" / "worked_example.mat"
     out = [
         ("estimate grids --seconds nan", ["estimate", "grids", "--seconds", "nan", "--seed", "1"]),

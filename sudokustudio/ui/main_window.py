@@ -22,6 +22,11 @@ def load_tab_classes(names: list[str] | None = None):
     return out
 
 
+#: seconds closing the window waits for runs and background work, all of it together; batches still
+#: running then are abandoned (daemon threads; their runs resume from the store next time)
+CLOSE_DEADLINE = 1.5
+
+
 class MainWindow(QMainWindow):
     def __init__(self, settings: QSettings | None = None, tab_names: list[str] | None = None,
                  warm_up: bool = True, kernel_groups: list[str] | None = None):
@@ -156,15 +161,22 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         """Stop every run (finished batches are saved) and close within about two seconds: batches
         still running after that are abandoned (their runs resume from the store next time)."""
+        import time
+
         from sudokustudio.jobs.run import stop_all_runs
 
-        stop_all_runs(wait=1.5)
+        end = time.monotonic() + CLOSE_DEADLINE   # one deadline for everything, not one per tab
+
+        def left() -> float:
+            return max(0.0, end - time.monotonic())
+
+        stop_all_runs(wait=CLOSE_DEADLINE)
         for i in range(self.tabs.count()):
             tab = self.tabs.widget(i)
             if hasattr(tab, "shutdown"):
-                tab.shutdown()
+                tab.shutdown(left())
         if getattr(self, "rate_dialog", None) is not None:
-            self.rate_dialog.shutdown()
+            self.rate_dialog.shutdown(left())
         if self.compile_launcher is not None:
             from sudokustudio.kernels.launcher import finish_background_compile
 

@@ -608,8 +608,11 @@ class SurvoTab(QWidget):
         QCoreApplication.processEvents()
         return ok
 
-    def shutdown(self) -> None:
+    def shutdown(self, deadline: float = 1.5) -> None:
+        import time
+
+        end = time.monotonic() + deadline
         self._cancel_generation = True
-        self.atlas_view.shutdown()
+        self.atlas_view.shutdown(deadline)
         self.calls.drop()  # answers that arrive after closing are ignored
-        self.calls.wait_idle(1500)
+        self.calls.wait_idle(int(1000 * max(0.0, end - time.monotonic())))
