@@ -195,6 +195,10 @@ def main() -> None:
         live += [r for r in start_kind(win, kind, meter)[0] if r is not None]
     meter.pump(2.0)
     running = sum(not r.finished for r in live)
+    import logging
+
+    logging.getLogger("sudokustudio.ui.main_window").addHandler(logging.StreamHandler(sys.stdout))
+    logging.getLogger("sudokustudio.ui.main_window").setLevel(logging.INFO)
     t0 = time.perf_counter()
     win.close()
     close = time.perf_counter() - t0

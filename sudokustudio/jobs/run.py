@@ -51,6 +51,7 @@ MAX_HISTORY = 600          # history points kept (thinned by halves)
 _LIVE: "weakref.WeakSet[Run]" = weakref.WeakSet()   # runs whose loop is going, in this process
 HEARTBEAT_EVERY = 5.0      # seconds between heartbeats while batches run long
 RETRY_STORE_EVERY = 1.0    # seconds between attempts to save batches the store refused
+LOOP_STORE_WAIT = 0.25     # seconds a write from the run's loop waits for another process's lock
 
 
 class Status(str, Enum):
@@ -550,7 +551,9 @@ class Run:
         for idx in sorted(self._unsaved):
             blob, secs = self._unsaved[idx]
             try:
-                self.store.add_batch(self.run_id, idx, blob, secs, elapsed=self._elapsed_now())
+                # a short wait: the loop must go back to feeding its workers (retried every second)
+                with self.store.busy_wait(min(LOOP_STORE_WAIT, self.store.busy_timeout)):
+                    self.store.add_batch(self.run_id, idx, blob, secs, elapsed=self._elapsed_now())
             except StoreError as e:
                 self._store_trouble(e)
                 return

@@ -334,13 +334,21 @@ class EstimatorTab(QWidget):
             return
         if QMessageBox.question(self, "Delete run", f"Delete run #{rid} and its batches?") != QMessageBox.Yes:
             return
-        try:
-            self.model.delete(rid)
-        except (ValueError, StoreError) as exc:
-            QMessageBox.information(self, "Estimator", str(exc))
+        view = self.model.view_of(rid)
+        if view is not None and not view.run.finished:
+            QMessageBox.information(self, "Estimator", "Stop the run before deleting it.")
             return
-        self._refresh_run_list()
-        self._redraw(force=True)
+
+        def deleted(_):
+            self.model.forget(rid)
+            self._refresh_run_list()
+            self._redraw(force=True)
+
+        def failed(exc):
+            QMessageBox.information(self, "Estimator", f"Run #{rid} is not deleted: {exc}")
+
+        # a write may wait for another process's lock: never on the UI thread
+        self.calls.submit(f"delete {rid}", lambda: self.store.delete_run(rid), on_done=deleted, on_error=failed)
 
     # ================================================================ run list
     def _selected_run_id(self) -> int | None:
