@@ -280,12 +280,20 @@ def test_a_store_locked_by_another_process_does_not_starve_the_runs_workers(tmp_
 
 
 # ------------------------------------------------------------------ cancel inside long kernels
-def test_the_ua_search_kernel_returns_at_once_when_its_run_is_cancelled():
+@pytest.fixture(scope="module")
+def search17():
+    """Issue 20's search: k = 17 on its grid, prepared once (harvest and first levels take seconds)."""
     from sudokustudio.sudoku.unavoidable import UASearchJob
+
+    job = UASearchJob(GRID, 17, "", 12, True, 2, 1)
+    job.prepare()
+    return job
+
+
+def test_the_ua_search_kernel_returns_at_once_when_its_run_is_cancelled(search17):
     from sudokustudio.sudoku.unavoidable.search import CANCEL_POLL
 
-    job = UASearchJob(GRID, 17, "", 12, True, 2, 4)
-    job.prepare()
+    job = search17
     stop = np.ones(1, dtype=np.int64)
     with pytest.raises(BatchCancelled):
         job.run_indexed(1, 0, stop)
@@ -307,13 +315,11 @@ def test_the_ua_harvest_and_a_searchs_preparation_stop_when_cancelled():
     assert job._prepared is None
 
 
-def test_stopping_a_ua_search_run_at_k17_ends_it():
+def test_stopping_a_ua_search_run_at_k17_ends_it(search17):
     from sudokustudio.jobs.executors import ThreadExecutor
     from sudokustudio.jobs.run import Run, Status, StopRules
-    from sudokustudio.sudoku.unavoidable import UASearchJob
 
-    job = UASearchJob(GRID, 17, "", 12, True, 2, 1)
-    job.prepare()
+    job = search17
     run = Run(job, 1, StopRules(batches=job.n_batches()))
     run.start(ThreadExecutor(2))
     while run.status is not Status.RUNNING and not run.finished:
@@ -348,7 +354,10 @@ _OPTIONS = {
 }
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_PARSER = []
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(sorted(_OPTIONS)), st.data())
 def test_any_option_value_parses_or_is_refused_with_exit_code_2(command, data):
     """The parser half of the option space, in-process and fast: every value of every option either
@@ -364,9 +373,10 @@ def test_any_option_value_parses_or_is_refused_with_exit_code_2(command, data):
             argv += ["--samples", "1"]
     if command[:2] == ("ua", "search") and "--clues" not in opts:
         argv += ["--clues", "5"]
-    parser = build_parser()
+    if not _PARSER:
+        _PARSER.append(build_parser())
     try:
-        args = parser.parse_args(argv)
+        args = _PARSER[0].parse_args(argv)
     except SystemExit as e:
         assert e.code == 2
         return
@@ -435,3 +445,24 @@ def test_every_fault_probe_gives_a_clear_answer_within_30_seconds():
     results = json.loads(p.stdout.strip().splitlines()[-1])
     bad = [r for r in results if r["rc"] not in (0, 1, 2) or r["traceback"] or r["seconds"] > 40]
     assert not bad, bad
+
+
+# ------------------------------------------------------------------ hostile store contents
+@pytest.mark.parametrize("result, message", [
+    ({"puzzles": [], "stats": np.zeros(3, dtype=np.int64), "nodes_done": 0}, "does not merge"),
+    ({"puzzles": [], "stats": np.zeros(8, dtype=np.int64)}, "expected the keys"),
+    ([1, 2, 3], "expected a dict"),
+])
+def test_a_misfit_ua_search_batch_is_a_store_error_naming_run_and_batch(tmp_path, result, message):
+    from sudokustudio.core import plain
+    from sudokustudio.jobs.run import Run
+    from sudokustudio.jobs.store import RunStore, StoreError
+    from sudokustudio.sudoku.unavoidable import UASearchJob
+
+    store = RunStore(tmp_path / "runs.sqlite3")
+    job = UASearchJob(GRID, 5, "", 6, True, 1, 4)
+    rid = store.create_run(job, 1, target_batches=3)
+    store.add_batch(rid, 0, job.encode(job.empty()))
+    store.add_batch(rid, 2, plain.encode(result))
+    with pytest.raises(StoreError, match=f"run {rid}: batch 2 is damaged .*{message}"):
+        Run.open(store, rid)

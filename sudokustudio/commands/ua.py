@@ -8,8 +8,7 @@ import time
 from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
 from sudokustudio.core import limits
 
-MIN_UA, MAX_UA = 4, 81      # the smallest UA has 4 cells
-MAX_CLUES = 40
+MIN_UA, MAX_UA, MAX_CLUES = limits.UA_MIN_SIZE, limits.UA_MAX_SIZE, limits.UA_MAX_CLUES
 
 
 def register(sub) -> None:

@@ -23,6 +23,11 @@ import os
 SEED_MAX = 2 ** 64 - 1
 #: the largest number of worker threads a command accepts
 MAX_THREADS = 256
+#: the window's seed boxes (Qt spin boxes hold int32): a sub-range of the seeds the CLI takes
+SPIN_SEED_MAX = 2 ** 31 - 1
+#: UA sizes (the smallest UA has 4 cells) and the UA search's clue counts, CLI and window alike
+UA_MIN_SIZE, UA_MAX_SIZE = 4, 81
+UA_MAX_CLUES = 40
 #: at most this share of the machine's memory for one allocation that an option sizes
 MEMORY_SHARE = 0.25
 

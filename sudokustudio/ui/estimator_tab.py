@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
                                QPushButton, QSizePolicy, QSpinBox, QSplitter, QStackedWidget, QTableWidget,
                                QTableWidgetItem, QVBoxLayout, QWidget)
 
+from sudokustudio.core import limits
 from sudokustudio.jobs.qt import window_executor
 from sudokustudio.jobs.store import RunStore, StoreError
 from sudokustudio.models.estimator import GRIDS, MINIMALS, EstimatorModel, EstimatorParams, RunView
@@ -152,7 +153,7 @@ class EstimatorTab(QWidget):
         self.params.addWidget(mp)
         form.addRow(self.params)
         self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setRange(0, limits.SPIN_SEED_MAX)   # within the CLI's seeds (core.limits)
         self.seed.setValue(random.randrange(1, 100000))
         self.seed.setToolTip("Run seed: the same seed gives the same estimate")
         form.addRow("Seed", self.seed)
