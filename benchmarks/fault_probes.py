@@ -126,6 +126,7 @@ def probes(tmp: Path, silent: int, garbage: int, empty_scheduler: str | None) ->
         ("survo solve sum 2**63", ["survo", "solve", str(big_sum)]),
         ("survo random --seed -1", ["survo", "random", "3", "4", "--seed", "-1"]),
         ("survo random 6x8 --givens 99", ["survo", "random", "6", "8", "--givens", "99"]),
+        ("survo random 6x8 --givens 12", ["survo", "random", "6", "8", "--givens", "12"]),
         ("survo atlas 9 9", ["survo", "atlas", "9", "9"]),
         ("survo atlas --out /nonexistent", ["survo", "atlas", "3", "3", "--out", "/nonexistent_dir/a.txt"]),
         ("generate --out /nonexistent", ["generate", "--method", "controlled-bias", "-n", "30", "--out",
