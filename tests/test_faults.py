@@ -466,3 +466,34 @@ def test_a_misfit_ua_search_batch_is_a_store_error_naming_run_and_batch(tmp_path
     store.add_batch(rid, 2, plain.encode(result))
     with pytest.raises(StoreError, match=f"run {rid}: batch 2 is damaged .*{message}"):
         Run.open(store, rid)
+
+
+# ------------------------------------------------------------------ closing the window mid-run
+@pytest.mark.slow
+def test_closing_the_window_during_a_ua_search_at_k17_and_other_runs_ends_them(qtbot, settings):
+    """Issue 20's hang: Harvest, Clues 17, Start, close.  Every run ends soon after the close
+    (benchmarks/ui_stalls.py times it with every job kind running)."""
+    from sudokustudio.sudoku import estimate as E
+    from sudokustudio.ui.main_window import MainWindow
+
+    win = MainWindow(settings=settings, warm_up=False)
+    qtbot.addWidget(win)
+    tabs = {type(win.tabs.widget(i)).__name__: win.tabs.widget(i) for i in range(win.tabs.count())}
+    ua, est, gen = tabs["UATab"], tabs["EstimatorTab"], tabs["GeneratorsTab"]
+    ua.set_grid(np.array([int(c) for c in GRID], dtype=np.uint8))
+    ua.start_harvest()
+    qtbot.waitUntil(lambda: ua.uas is not None, timeout=300_000)
+    ua.k_spin.setValue(17)
+    ua.start_search()
+    qtbot.waitUntil(lambda: ua.model.search_run is not None and ua.model.search_run.status.value == "running",
+                    timeout=300_000)
+    est.box.setCurrentIndex(E.BOX_SHAPES.index("2x2"))
+    view = est.start_run()
+    gen.rows["top-down"]["target"].setValue(10_000_000)
+    gen.start("top-down")
+    runs = [ua.model.search_run, view.run, gen.series["top-down"].run]
+    qtbot.waitUntil(lambda: all(r.status.value == "running" for r in runs), timeout=120_000)
+    qtbot.wait(500)
+    win.close()
+    qtbot.waitUntil(lambda: all(r.finished for r in runs), timeout=30_000)   # a hang guard
+    assert {r.status.value for r in runs} == {"paused"}

@@ -88,7 +88,10 @@ class BackgroundCalls(QObject):
         self._workers.pop(ticket, None)
         stale = ticket in self._stale
         self._stale.discard(ticket)
-        self.busyChanged.emit(self.kinds)
+        try:
+            self.busyChanged.emit(self.kinds)
+        except RuntimeError:  # the view was closed and deleted before the answer came: nobody to tell
+            return False
         return not stale
 
     def _done(self, ticket: int, on_done, result) -> None:
