@@ -71,7 +71,7 @@ def sampled_node_comparison(grid, k, uas, n_sample=30, split=3, seed=5):
         c0 = time.process_time()
         for i in pick:
             st = np.zeros(N_STATS, dtype=np.int64)
-            search_kernel(o, uas.lo, uas.hi, front[i], k, fw, 0, cap, out, nofront, st)
+            search_kernel(o, uas.lo, uas.hi, front[i], k, fw, 0, cap, out, nofront, st, np.zeros(1, dtype=np.int64))
             nodes.append(int(st[S_NODES]))
         res[fw] = (np.mean(nodes) * len(front), time.process_time() - c0)
     return len(front), len(pick), res

@@ -38,15 +38,32 @@ def main(argv: list[str] | None = None) -> int:
 
     setup_logging()
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)  # every option is checked here (core.limits): bad ones exit 2
+    except SystemExit as e:  # --help (0) or a bad option (2): a return code, also when called as a function
+        return e.code if isinstance(e.code, int) else 2
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `... | head`: the reader left; say nothing more
+        _quiet_stdout()
+        return 1
     except (OSError, ValueError) as exc:  # bad input: one clear line, no traceback
         print(f"sudokustudio-cli: error: {exc}", file=sys.stderr)
         return 2
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so that flushing it at exit raises no second BrokenPipeError."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 if __name__ == "__main__":

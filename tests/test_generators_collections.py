@@ -116,6 +116,6 @@ def test_generate_command_bad_input(capsys):
     from sudokustudio.cli import main
 
     assert main(["generate", "-n", "0"]) == 2
-    assert "-n must be at least 1" in capsys.readouterr().err
+    assert "argument -n: must be a whole number from 1 to" in capsys.readouterr().err
     assert main(["generate", "-n", "5", "--out", "x.xls"]) == 2
     assert "cannot export" in capsys.readouterr().err

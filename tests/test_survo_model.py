@@ -292,7 +292,8 @@ def test_plain_form_of_seed():
 
 
 @pytest.mark.parametrize("text,fragment", [
-    ("0 0 14\n0 0 28\n16 33 0\n", "row sums total 42, expected 10"),
+    ("0 0 14\n0 0 28\n16 33 0\n", "line 1: row sum 14 is outside 1..10"),
+    ("0 0 4\n0 0 4\n4 6 0\n", "row sums total 8, expected 10"),
     ("0 0 3\n0 0 7\n4 6 5\n", "line 3: the corner of the last line must be 0"),
     ("0 0 3\n0 0 0 7\n4 6 0\n", "line 2: 4 numbers, expected 3"),
     ("0 x 3\n0 0 7\n4 6 0\n", "line 1: 'x' is not a whole number"),

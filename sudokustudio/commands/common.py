@@ -1,6 +1,11 @@
 """Helpers shared by CLI commands: JSON output, threads, a terminal progress bar,
 honest timings.
 
+Options are checked at the door by the argparse ``type=`` factories of
+``core.limits`` (whole numbers in a range, finite numbers, seeds 0..2**64-1),
+so a bad value is exit code 2 before anything runs; output files are checked
+with ``core.paths.check_writable`` before the run (``check_outputs``).
+
 Keep this module light: the parser imports it (no numpy, numba or domain code
 at the top level of a command module; import them inside its ``run``).
 
@@ -16,6 +21,8 @@ import json
 import os
 import sys
 import time
+
+from sudokustudio.core import limits
 
 _IMPORTED = time.perf_counter()
 _startup: float | None = None
@@ -46,8 +53,8 @@ def startup_seconds() -> float | None:
 
 
 def add_threads_arg(p, default: int | None = None) -> None:
-    p.add_argument("--threads", type=int, default=default or min(2, os.cpu_count() or 1),
-                   help="worker threads (default: %(default)s)")
+    p.add_argument("--threads", type=limits.threads(), default=default or min(2, os.cpu_count() or 1),
+                   help=f"worker threads, 1..{limits.MAX_THREADS} (default: %(default)s)")
 
 
 def add_json_arg(p) -> None:
@@ -155,3 +162,12 @@ def execute(job, seed: int, *, n_batches: int | None = None, seconds: float | No
         bar.close()
         if executor is not None:
             executor.close()
+
+
+def check_outputs(*paths_and_names) -> None:
+    """Fail before a long run, not after: each (path, option name) given must be writable."""
+    from sudokustudio.core.paths import check_writable
+
+    for path, name in paths_and_names:
+        if path:
+            check_writable(path, name)

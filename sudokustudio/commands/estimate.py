@@ -20,6 +20,10 @@ import math
 import sys
 
 from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
+from sudokustudio.core import limits
+
+MAX_SAMPLES = 10 ** 12          # about a week of the fastest estimator on one core
+MAX_SECONDS = 366 * 86400.0    # a year
 
 
 def register(sub) -> None:
@@ -43,16 +47,17 @@ def register(sub) -> None:
                       description="Estimate the number of c-clue minimal puzzles per 9x9 grid for all c "
                                   "(seed 000: singletons, subsets, supersets; seed 002: path).")
     m.add_argument("--method", default="subsets", choices=["singletons", "subsets", "supersets", "path"])
-    m.add_argument("--c", type=int, default=None,
+    m.add_argument("--c", type=limits.whole(0, 81), default=None,
                    help="singletons: the clue count (default 25); supersets: the largest clue count "
                         "enumerated (default s+4)")
-    m.add_argument("--s", type=int, default=None,
+    m.add_argument("--s", type=limits.whole(1, 81), default=None,
                    help="subsets: size of the random clue set (default 30); supersets: size of the "
                         "random base set (default 24)")
     m.add_argument("--grid-source", default="weighted", choices=["weighted", "random"],
                    help="weighted: sequential sampler with weights (unbiased, default); "
                         "random: randomized-solver grids (biased, for comparison)")
-    m.add_argument("--per-grid", type=int, default=None, help="probes per sampled grid")
+    m.add_argument("--per-grid", type=limits.whole(1, 1_000_000), default=None,
+                   help="probes per sampled grid, 1..1000000")
     m.add_argument("--box", default="3x3", help="box shape: 3x3 (default) or 2x2 (4x4 Sudoku, exhaustively checkable)")
     _common(m)
     m.set_defaults(func=run_minimals)
@@ -73,9 +78,12 @@ def _report_args(p) -> None:
 
 def _common(p) -> None:
     amount = p.add_mutually_exclusive_group(required=True)
-    amount.add_argument("--samples", type=int, help="number of samples (rounded up to whole batches)")
-    amount.add_argument("--seconds", type=float, help="run for this many seconds")
-    p.add_argument("--seed", type=int, required=True, help="run seed (same seed, same result)")
+    amount.add_argument("--samples", type=limits.whole(1, MAX_SAMPLES),
+                        help=f"number of samples, 1..{MAX_SAMPLES:.0e} (rounded up to whole batches)")
+    amount.add_argument("--seconds", type=limits.number(0, MAX_SECONDS, lo_open=True),
+                        help="run for this many seconds (a finite number > 0, at most a year)")
+    p.add_argument("--seed", type=limits.seed(), required=True,
+                   help="run seed, 0..2**64-1 (same seed, same result)")
     add_run_args(p)
     add_json_arg(p)
     _report_args(p)

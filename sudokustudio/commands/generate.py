@@ -4,9 +4,13 @@ from __future__ import annotations
 import sys
 import time
 
-from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
+from sudokustudio.commands.common import add_json_arg, add_run_args, check_outputs, execute, print_json, \
+    work_started
+from sudokustudio.core import limits
 
 METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets")
+#: puzzles kept in memory: 81 bytes, a weight and a few metrics each (~200 bytes)
+MAX_N = min(100_000_000, limits.memory_limit(200))
 
 
 def register(sub) -> None:
@@ -17,16 +21,17 @@ def register(sub) -> None:
                     "statistics: count, rate, histogram, mean, sd, skewness, kurtosis and, where it applies, "
                     "the corrected (controlled-bias) or weighted (weighted-subsets) mean and sd.")
     p.add_argument("--method", choices=METHODS, default="top-down", help="generator (default: top-down)")
-    p.add_argument("-n", type=int, default=100, metavar="N",
-                   help="puzzles to generate (weighted-subsets: subset samples) (default 100)")
-    p.add_argument("--seed", type=int, default=1, help="run seed (default 1); same seed, same collection")
+    p.add_argument("-n", type=limits.whole(1, MAX_N), default=100, metavar="N",
+                   help=f"puzzles to generate (weighted-subsets: subset samples), 1..{MAX_N} (default 100)")
+    p.add_argument("--seed", type=limits.seed(), default=1,
+                   help="run seed, 0..2**64-1 (default 1); same seed, same collection")
     p.add_argument("--grid-source", choices=("solver", "pairswap", "pool", "sequential"), default=None,
                    help="grids for top-down / controlled-bias (solver, pairswap, pool; default: solver for "
                         "top-down, pool for controlled-bias; all biased) and weighted-subsets (pool, or "
                         "sequential: weighted grids, unbiased over all grids)")
-    p.add_argument("--blind", type=int, default=46,
+    p.add_argument("--blind", type=limits.whole(0, 64), default=46,
                    help="controlled-bias: clues deleted before the first uniqueness test (default 46)")
-    p.add_argument("--subset-size", type=int, default=None,
+    p.add_argument("--subset-size", type=limits.whole(17, 40), default=None,
                    help="weighted-subsets: subset size s, 17..40 (default 32, weighted.DEFAULT_SUBSET_SIZE)")
     p.add_argument("--difficulty", metavar="NAMES", default=None,
                    help="comma-separated difficulty metrics per puzzle (guesses, brt, W; default: guesses,brt "
@@ -47,12 +52,11 @@ def parse_metrics(text: str | None):
 
 
 def run(args) -> int:
-    if args.n < 1:
-        raise ValueError("-n must be at least 1")
     if args.out:
         from sudokustudio.jobs.collections import check_export_path
 
         check_export_path(args.out)
+        check_outputs((args.out, "--out"))
     from sudokustudio.models.generators import build_job
 
     job, n_batches = build_job(args.method, args.n, grid_source=args.grid_source, blind=args.blind,

@@ -5,7 +5,9 @@ import csv
 import sys
 import time
 
-from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
+from sudokustudio.commands.common import add_json_arg, add_run_args, check_outputs, execute, print_json, \
+    work_started
+from sudokustudio.core import limits
 
 DEFAULT_CAP, MAX_CAP = 12, 40   # sudoku.rating's (tests check they agree); the parser stays light
 
@@ -18,7 +20,7 @@ def register(sub) -> None:
                     "0 = BRT alone; CAP+1 ('> CAP') = not solved with whips of length <= CAP; "
                     "-1 = no solution or several. Also counts the candidates left after BRT.")
     p.add_argument("file", metavar="FILE", help="puzzle file (.txt, .sdm, .sdk; one puzzle per line)")
-    p.add_argument("--cap", type=int, default=DEFAULT_CAP,
+    p.add_argument("--cap", type=limits.whole(1, MAX_CAP), default=DEFAULT_CAP,
                    help=f"longest whip tried, 1..{MAX_CAP} (default %(default)s)")
     p.add_argument("--csv", metavar="OUT", default=None,
                    help="also write line, puzzle, W, candidates after BRT to this CSV file")
@@ -34,8 +36,7 @@ def run(args) -> int:
     from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
     from sudokustudio.sudoku.rating import RatingJob, rating_label, w_histogram, w_rating_path
 
-    if not 1 <= args.cap <= MAX_CAP:
-        raise ValueError(f"--cap must be between 1 and {MAX_CAP}, got {args.cap}")
+    check_outputs((args.csv, "--csv"))
     coll = read_puzzles(args.file, check_units=False)
     for issue in coll.issues:
         print(f"{args.file}: {issue}", file=sys.stderr)

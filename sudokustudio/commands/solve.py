@@ -5,6 +5,9 @@ import sys
 import time
 
 from sudokustudio.commands.common import add_json_arg, add_threads_arg, print_json, work_started
+from sudokustudio.core import limits
+
+MAX_LIMIT = 2 ** 31 - 1   # the solver counts in int64; beyond this counting is hopeless anyway
 
 
 def register(sub) -> None:
@@ -15,7 +18,8 @@ def register(sub) -> None:
                               "CPU time in the solver kernel, summed over the threads (one thread with "
                               "--threads 1).")
     p.add_argument("file", metavar="FILE", help="puzzle file (.txt, .sdm, .sdk; one puzzle per line)")
-    p.add_argument("--limit", type=int, default=2, help="stop counting solutions at this number (default 2)")
+    p.add_argument("--limit", type=limits.whole(1, MAX_LIMIT), default=2,
+                   help=f"stop counting solutions at this number, 1..{MAX_LIMIT} (default 2)")
     add_threads_arg(p)
     add_json_arg(p)
     p.set_defaults(func=run)
@@ -45,8 +49,6 @@ def _solve_parallel(puzzles, limit: int, threads: int):
 
 
 def run(args) -> int:
-    if args.limit < 1:
-        raise ValueError("--limit must be at least 1")
     from sudokustudio.sudoku.grid import find_duplicate, format_puzzle, read_puzzles
     from sudokustudio.sudoku.solver import solve_batch
 

@@ -13,6 +13,11 @@ import importlib
 import time
 
 from sudokustudio.commands.common import add_json_arg, print_json, work_started
+from sudokustudio.core import limits
+
+MIN_SIDE, MAX_SIDE = 2, 8          # survo.puzzle MIN_SIZE, MAX_SIZE (the parser stays light)
+#: solutions are kept: up to 8 x 8 int16 each
+MAX_LIMIT = min(2 ** 31 - 1, limits.memory_limit(2 * MAX_SIDE * MAX_SIDE))
 
 SURVO_SUBCOMMANDS: list[str] = [
     "sudokustudio.commands.survo_atlas",
@@ -31,7 +36,8 @@ def register(sub) -> None:
                                          "product-of-sums setup, its W, the minimum number of swaps from "
                                          "it, the solution and the number of solutions (up to --limit).")
     s.add_argument("file", metavar="FILE", help="Survo matrix file (MAT SAVE AS A ...)")
-    s.add_argument("--limit", type=int, default=2, help="count solutions up to this number (default 2)")
+    s.add_argument("--limit", type=limits.whole(1, MAX_LIMIT), default=2,
+                   help=f"count solutions up to this number, 1..{MAX_LIMIT} (default 2)")
     add_json_arg(s)
     s.set_defaults(func=run_solve)
 
@@ -40,15 +46,16 @@ def register(sub) -> None:
                                          "setup, medium 4-5, hard 6-7 or a sacrifice needed, expert ≥ 8): the "
                                          "same size, difficulty, number and givens always give the same puzzle. "
                                          "Givens are added as the puzzle needs them (auto) or at least K.")
-    r.add_argument("m", type=int, metavar="M", help="rows (2..8)")
-    r.add_argument("n", type=int, metavar="N", help="columns (2..8)")
-    r.add_argument("--givens", default="auto", metavar="K|auto",
+    r.add_argument("m", type=limits.whole(MIN_SIDE, MAX_SIDE), metavar="M", help="rows (2..8)")
+    r.add_argument("n", type=limits.whole(MIN_SIDE, MAX_SIDE), metavar="N", help="columns (2..8)")
+    r.add_argument("--givens", type=_givens_arg, default="auto", metavar="K|auto",
                    help="'auto' (default: as few as needed, open when possible) or a minimum number of givens")
     r.add_argument("--difficulty", choices=["easy", "medium", "hard", "expert"], default=None,
                    help="difficulty band (default: any)")
-    r.add_argument("--number", type=int, default=None, metavar="N",
+    r.add_argument("--number", type=limits.seed(), default=None, metavar="N",
                    help="puzzle number (default: the --seed value)")
-    r.add_argument("--seed", type=int, default=0, metavar="S", help="random seed (default 0; --number wins)")
+    r.add_argument("--seed", type=limits.seed(), default=0, metavar="S",
+                   help="random seed, 0..2**64-1 (default 0; --number wins)")
     add_json_arg(r)
     r.set_defaults(func=run_random)
 
@@ -85,8 +92,6 @@ def run_solve(args) -> int:
     from sudokustudio.survo.setup import puzzle_setup
     from sudokustudio.survo.solve import min_swaps_any, solve_survo
 
-    if args.limit < 1:
-        raise ValueError(f"--limit must be at least 1, got {args.limit}")
     puzzle = read_survo(args.file)
     _load_kernels(puzzle_setup, w_of, solve_survo, min_swaps_any, args.limit)
     t0 = work_started()
@@ -116,12 +121,15 @@ def run_solve(args) -> int:
 
 
 def _givens_arg(text: str) -> int | str:
-    if str(text).lower() == "auto":
+    import argparse
+
+    if str(text).strip().lower() == "auto":
         return "auto"
     try:
-        return int(text)
+        return limits.check_whole(text, "--givens", 0, MAX_SIDE * MAX_SIDE)
     except ValueError:
-        raise ValueError(f"--givens must be 'auto' or a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"'auto' or a whole number 0..{MAX_SIDE * MAX_SIDE}, got {text!r}") \
+            from None
 
 
 def run_random(args) -> int:
@@ -131,7 +139,9 @@ def run_random(args) -> int:
     warm_up()  # loads the solver kernel (start-up, not generating time)
     number = args.seed if args.number is None else args.number
     t0 = work_started()
-    g = graded_puzzle(args.m, args.n, args.difficulty, number, _givens_arg(args.givens))
+    if args.givens != "auto" and args.givens > args.m * args.n:
+        raise ValueError(f"--givens {args.givens}: a {args.m}x{args.n} puzzle has {args.m * args.n} cells")
+    g = graded_puzzle(args.m, args.n, args.difficulty, number, args.givens)
     secs = time.perf_counter() - t0
     if args.json:
         out = g.as_dict()

@@ -10,7 +10,9 @@ from __future__ import annotations
 import sys
 import time
 
-from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
+from sudokustudio.commands.common import add_json_arg, add_run_args, check_outputs, execute, print_json, \
+    work_started
+from sudokustudio.core import limits
 
 
 def register(survo_sub) -> None:
@@ -20,8 +22,8 @@ def register(survo_sub) -> None:
                     "(rows, columns and, for M = N, transposition factored out); write one puzzle per "
                     "line and print the distributions of the minimum swaps from the product setup, of the "
                     "initial W and the chi-square range (seed 001). M <= N, at most 20 cells.")
-    p.add_argument("m", type=int, metavar="M", help="rows (the smaller side)")
-    p.add_argument("n", type=int, metavar="N", help="columns")
+    p.add_argument("m", type=limits.whole(1, 8), metavar="M", help="rows (the smaller side)")
+    p.add_argument("n", type=limits.whole(1, 8), metavar="N", help="columns")
     p.add_argument("--out", metavar="FILE", help="write the puzzles here, one per line: row sums | column "
                                                  "sums | solution | setup | W | min swaps | chi-square")
     p.add_argument("--csv", metavar="PREFIX", help="write the tables as PREFIX_swaps.csv, PREFIX_w.csv and "
@@ -29,7 +31,7 @@ def register(survo_sub) -> None:
     p.add_argument("--predict-only", action="store_true",
                    help="only estimate the enumeration (Knuth's random probes): trade-free tables, relative "
                         "error and core-hours on this machine; works for sizes too big to run (e.g. 5 5)")
-    p.add_argument("--probes", type=int, default=1000, metavar="P",
+    p.add_argument("--probes", type=limits.whole(1, 10_000_000), default=1000, metavar="P",
                    help="random probes of the estimate (default 1000; 0: no estimate)")
     add_run_args(p)
     add_json_arg(p)
@@ -42,10 +44,9 @@ def run_atlas(args) -> int:
     if args.predict_only:
         return _predict_only(args)
     job = SurvoAtlasJob(args.m, args.n)   # ValueError names a bad size
-    if args.out:
-        # fail before a long run, not after
-        with open(args.out, "a", encoding="utf-8"):
-            pass
+    # fail before a long run, not after
+    check_outputs((args.out, "--out"), *(((f"{args.csv}_{t}.csv", "--csv") for t in ("swaps", "w", "summary"))
+                                         if args.csv else ()))
     warm_up()  # loads the atlas kernels (start-up, not enumeration time)
     t0 = work_started()
     estimate = _estimate(args)

@@ -6,6 +6,9 @@ import sys
 import time
 
 from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
+from sudokustudio.core import limits
+
+MIN_UA, MAX_UA, MAX_CLUES = limits.UA_MIN_SIZE, limits.UA_MAX_SIZE, limits.UA_MAX_CLUES
 
 
 def register(sub) -> None:
@@ -20,7 +23,8 @@ def register(sub) -> None:
                                   "masks sorted by size, with a disjoint-UA clue lower bound.")
     h.add_argument("grid", metavar="GRID", help="81-digit solution grid, or a file whose first line is "
                                                 "a grid (or a uniquely solvable puzzle)")
-    h.add_argument("--max-size", type=int, default=12, help="largest UA size kept (default 12)")
+    h.add_argument("--max-size", type=limits.whole(MIN_UA, MAX_UA), default=12,
+                   help=f"largest UA size kept, {MIN_UA}..{MAX_UA} (default 12)")
     h.add_argument("--thorough", action="store_true",
                    help="also empty 6-digit sets on two bands/stacks (slower, a few more large UAs)")
     add_json_arg(h)
@@ -30,16 +34,19 @@ def register(sub) -> None:
                       description="Exhaustive hitting-set search over the UAs with dead cells and "
                                   "disjoint-group forward view; each candidate is verified by a solver.")
     s.add_argument("grid", metavar="GRID", help="81-digit solution grid, or a file (first line)")
-    s.add_argument("--clues", type=int, required=True, metavar="K", help="at most this many clues")
+    s.add_argument("--clues", type=limits.whole(1, MAX_CLUES), required=True, metavar="K",
+                   help=f"at most this many clues, 1..{MAX_CLUES}")
     s.add_argument("--force", metavar="MASK", default="",
                    help="81-character mask ('1' or a digit = forced clue, '.' = free): cells that "
                         "must be clues")
-    s.add_argument("--max-size", type=int, default=12, help="largest harvested UA size (default 12)")
+    s.add_argument("--max-size", type=limits.whole(MIN_UA, MAX_UA), default=12,
+                   help=f"largest harvested UA size, {MIN_UA}..{MAX_UA} (default 12)")
     s.add_argument("--no-forward", action="store_true",
                    help="switch off the disjoint-group forward view (for comparison)")
-    s.add_argument("--split-depth", type=int, default=2,
-                   help="batches are the search nodes this many clues below the root (default 2)")
-    s.add_argument("--seed", type=int, default=1, help="run seed (the search itself is deterministic)")
+    s.add_argument("--split-depth", type=limits.whole(0, 3), default=2,
+                   help="batches are the search nodes this many clues below the root, 0..3 (default 2)")
+    s.add_argument("--seed", type=limits.seed(), default=1,
+                   help="run seed, 0..2**64-1 (the search itself is deterministic)")
     add_run_args(s)
     add_json_arg(s)
     s.set_defaults(func=run_search)
@@ -57,8 +64,6 @@ def _grid_arg(text: str):
 def run_harvest(args) -> int:
     from sudokustudio.sudoku.unavoidable import disjoint_groups, harvest, warm_up
 
-    if not 4 <= args.max_size <= 81:
-        raise ValueError(f"--max-size must be between 4 and 81, got {args.max_size}")
     grid = _grid_arg(args.grid)
     warm_up()  # loads the UA kernels (start-up, not harvesting time)
     t0 = work_started()

@@ -41,7 +41,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from sudokustudio.core.batch import BatchCancelled, BatchJob, OrderedMerger
+from sudokustudio.core.batch import BatchCancelled, BatchJob, OrderedMerger, cancel_scope
 from sudokustudio.jobs.executors import Executor, ThreadExecutor, run_one_batch
 from sudokustudio.jobs.store import RunStore, StoreError, this_owner
 
@@ -51,6 +51,7 @@ MAX_HISTORY = 600          # history points kept (thinned by halves)
 _LIVE: "weakref.WeakSet[Run]" = weakref.WeakSet()   # runs whose loop is going, in this process
 HEARTBEAT_EVERY = 5.0      # seconds between heartbeats while batches run long
 RETRY_STORE_EVERY = 1.0    # seconds between attempts to save batches the store refused
+LOOP_STORE_WAIT = 0.25     # seconds a write from the run's loop waits for another process's lock
 
 
 class Status(str, Enum):
@@ -376,7 +377,11 @@ class Run:
             if self._stop.is_set():
                 return
             executor.prepare(self.job)
-            length = self.job.n_batches()   # may take a while (a search prepares its nodes): not on a UI thread
+            try:
+                with cancel_scope(self._cancel):   # a search prepares its nodes here: stop() reaches it
+                    length = self.job.n_batches()  # may take a while: never on a UI thread
+            except BatchCancelled:
+                return
             if length is not None:
                 self._n_batches = length if self._n_batches is None else min(self._n_batches, length)
             with self._lock:
@@ -546,7 +551,9 @@ class Run:
         for idx in sorted(self._unsaved):
             blob, secs = self._unsaved[idx]
             try:
-                self.store.add_batch(self.run_id, idx, blob, secs, elapsed=self._elapsed_now())
+                # a short wait: the loop must go back to feeding its workers (retried every second)
+                with self.store.busy_wait(min(LOOP_STORE_WAIT, self.store.busy_timeout)):
+                    self.store.add_batch(self.run_id, idx, blob, secs, elapsed=self._elapsed_now())
             except StoreError as e:
                 self._store_trouble(e)
                 return

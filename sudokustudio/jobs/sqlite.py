@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import threading
+from contextlib import contextmanager
 from pathlib import Path
 
 BUSY_TIMEOUT = 5.0          # seconds sqlite waits for another writer before "database is locked"
@@ -31,6 +32,21 @@ class SqliteFile:
             with self._conns_lock:
                 self._conns.append(db)
         return db
+
+    @contextmanager
+    def busy_wait(self, seconds: float | None):
+        """Within the block, this thread's writes wait at most ``seconds`` for another
+        writer's lock (None: the file's own busy timeout).  A run's loop writes with a short
+        wait and tries again later, so a long-held lock never starves its workers."""
+        if seconds is None:
+            yield
+            return
+        db = self._db()
+        db.execute(f"PRAGMA busy_timeout = {max(0, int(1000 * float(seconds)))}")
+        try:
+            yield
+        finally:
+            db.execute(f"PRAGMA busy_timeout = {int(1000 * self.busy_timeout)}")
 
     def close(self) -> None:
         with self._conns_lock:

@@ -309,10 +309,11 @@ def start_background_compile(groups=None, defer: bool = False, **kw) -> CompileL
     return launcher
 
 
-def finish_background_compile(launcher: CompileLauncher) -> None:
-    """Stop the compile processes and put back the readiness that was current before."""
+def finish_background_compile(launcher: CompileLauncher, timeout: float = 2.0) -> None:
+    """Stop the compile processes (waiting at most ``timeout`` seconds for each to end) and put
+    back the readiness that was current before."""
     from sudokustudio.kernels.readiness import readiness, set_readiness
 
-    launcher.stop()
+    launcher.stop(timeout)
     if readiness() is launcher.readiness and getattr(launcher, "previous_readiness", None) is not None:
         set_readiness(launcher.previous_readiness)

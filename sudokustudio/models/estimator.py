@@ -231,6 +231,10 @@ class EstimatorModel:
             raise ValueError("Stop the run before deleting it.")
         if self.store is not None:
             self.store.delete_run(run_id)
+        self.forget(run_id)
+
+    def forget(self, run_id: int) -> None:
+        """Drop a deleted run's view (the UI thread's half of a delete done in the background)."""
         self.views = [v for v in self.views if v.run_id != run_id]
         if self.live is not None and self.live.run_id == run_id:
             self.live = None

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from sudokustudio.core.paths import TextEncodingError, decode_text
 from sudokustudio.core.rng import rand_below, shuffle_inplace
 from sudokustudio.sudoku.tables import UNITS
 
@@ -199,9 +200,11 @@ def read_puzzles(path: str | os.PathLike, *, strict: bool = False,
     except OSError as e:
         raise PuzzleFormatError(f"cannot read file: {e.strerror or e}", str(p)) from e
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
+        text = decode_text(data, str(p))
+    except TextEncodingError as e:
+        raise PuzzleFormatError(str(e).split(": ", 1)[1], str(p)) from None
+    if not text.strip():
+        raise PuzzleFormatError("the file is empty (no puzzle)", str(p))
     coll = parse_collection(text, source=str(p), strict=strict, check_units=check_units)
     if len(coll) == 0 and coll.issues:
         first = coll.issues[0]

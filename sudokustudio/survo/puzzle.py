@@ -32,6 +32,8 @@ from pathlib import Path
 
 import numpy as np
 
+from sudokustudio.core.paths import TextEncodingError, decode_text
+
 MIN_SIZE, MAX_SIZE = 2, 8
 UNKNOWN_TOKENS = {"*", ".", "0"}
 
@@ -193,6 +195,16 @@ def _int_token(tok: str, line: int, source) -> int:
         raise SurvoFormatError(f"{tok!r} is not a whole number", line, source) from None
 
 
+def _sum_token(tok: str, line: int, source, what: str, cells: int) -> int:
+    """A row or column sum: a whole number no larger than 1+2+...+cells (so it fits any integer type)."""
+    v = _int_token(tok, line, source)
+    total = cells * (cells + 1) // 2
+    if not 1 <= v <= total:
+        raise SurvoFormatError(f"{what} sum {v} is outside 1..{total} (the sum of all numbers 1..{cells})",
+                               line, source)
+    return v
+
+
 def parse_survo(text: str, source: str | None = None, validate: bool = True) -> SurvoPuzzle:
     """Read a puzzle in the matrix form or the plain form (see the module doc)."""
     rows: list[tuple[int, list[str]]] = []
@@ -240,8 +252,8 @@ def parse_survo(text: str, source: str | None = None, validate: bool = True) -> 
             if v < 0 or v > m * n:
                 raise SurvoFormatError(f"number {v} in column {j + 1} is outside 0..{m * n}", lineno, source)
             givens[i, j] = v
-        row_sums[i] = _int_token(toks[-1], lineno, source)
-    col_sums = np.array([_int_token(t, last_no, source) for t in last], dtype=np.int64)
+        row_sums[i] = _sum_token(toks[-1], lineno, source, "row", m * n)
+    col_sums = np.array([_sum_token(t, last_no, source, "column", m * n) for t in last], dtype=np.int64)
     puzzle = SurvoPuzzle(row_sums, col_sums, givens, name)
     if validate:
         try:
@@ -255,9 +267,15 @@ def read_survo(path) -> SurvoPuzzle:
     """Read a puzzle file; errors name the file and the line."""
     p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8", errors="replace")
+        data = p.read_bytes()
     except OSError as exc:
         raise SurvoFormatError(f"cannot read: {exc.strerror or exc}", None, str(p)) from None
+    try:
+        text = decode_text(data, str(p))
+    except TextEncodingError as e:
+        raise SurvoFormatError(str(e).split(": ", 1)[1], None, str(p)) from None
+    if not text.strip():
+        raise SurvoFormatError("the file is empty (no puzzle)", None, str(p))
     puzzle = parse_survo(text, source=p.name)
     puzzle.name = p.stem  # Survo's matrix name ("A") says less than the file name
     return puzzle

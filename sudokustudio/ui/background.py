@@ -88,7 +88,10 @@ class BackgroundCalls(QObject):
         self._workers.pop(ticket, None)
         stale = ticket in self._stale
         self._stale.discard(ticket)
-        self.busyChanged.emit(self.kinds)
+        try:
+            self.busyChanged.emit(self.kinds)
+        except RuntimeError:  # the view was closed and deleted before the answer came: nobody to tell
+            return False
         return not stale
 
     def _done(self, ticket: int, on_done, result) -> None:
@@ -97,9 +100,10 @@ class BackgroundCalls(QObject):
 
     def _failed(self, ticket: int, kind: str, on_error, exc: BaseException) -> None:
         fresh = self._finish(ticket)
-        log.error("%s (%s) failed", self._title, kind, exc_info=(type(exc), exc, exc.__traceback__))
-        if not fresh:
+        if not fresh:  # dropped (cancelled, closing): nobody waits for it
+            log.debug("%s (%s) ended after it was dropped: %s", self._title, kind, error_text(exc))
             return
+        log.error("%s (%s) failed", self._title, kind, exc_info=(type(exc), exc, exc.__traceback__))
         if on_error is not None:
             on_error(exc)
         else:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
                                QPushButton, QSizePolicy, QSpinBox, QSplitter, QStackedWidget, QTableWidget,
                                QVBoxLayout, QWidget)
 
+from sudokustudio.core import limits
 from sudokustudio.jobs.qt import window_executor
 from sudokustudio.jobs.store import RunStore, StoreError
 from sudokustudio.models.estimator import GRIDS, MINIMALS, EstimatorModel, EstimatorParams, RunView
@@ -153,7 +154,7 @@ class EstimatorTab(QWidget):
         self.params.addWidget(mp)
         form.addRow(self.params)
         self.seed = QSpinBox()
-        self.seed.setRange(0, 2**31 - 1)
+        self.seed.setRange(0, limits.SPIN_SEED_MAX)   # within the CLI's seeds (core.limits)
         self.seed.setValue(random.randrange(1, 100000))
         self.seed.setToolTip("Run seed: the same seed gives the same estimate")
         form.addRow("Seed", self.seed)
@@ -336,13 +337,21 @@ class EstimatorTab(QWidget):
             return
         if QMessageBox.question(self, "Delete run", f"Delete run #{rid} and its batches?") != QMessageBox.Yes:
             return
-        try:
-            self.model.delete(rid)
-        except (ValueError, StoreError) as exc:
-            QMessageBox.information(self, "Estimator", str(exc))
+        view = self.model.view_of(rid)
+        if view is not None and not view.run.finished:
+            QMessageBox.information(self, "Estimator", "Stop the run before deleting it.")
             return
-        self._refresh_run_list()
-        self._redraw(force=True)
+
+        def deleted(_):
+            self.model.forget(rid)
+            self._refresh_run_list()
+            self._redraw(force=True)
+
+        def failed(exc):
+            QMessageBox.information(self, "Estimator", f"Run #{rid} is not deleted: {exc}")
+
+        # a write may wait for another process's lock: never on the UI thread
+        self.calls.submit(f"delete {rid}", lambda: self.store.delete_run(rid), on_done=deleted, on_error=failed)
 
     # ================================================================ run list
     def _selected_run_id(self) -> int | None:

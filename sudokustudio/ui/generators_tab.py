@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDia
                                QPushButton, QSpinBox, QSplitter, QTableWidget, QVBoxLayout,
                                QWidget)
 
+from sudokustudio.core import limits
 from sudokustudio.jobs.collections import CollectionError, CollectionStore
 from sudokustudio.jobs.qt import kernel_gate, window_executor
 from sudokustudio.models.generators import IMPORT_GENERATORS, METHODS, METRIC_TITLES, GeneratorsModel, GenSeries
@@ -89,7 +90,7 @@ class GeneratorsTab(QWidget):
         self.stop_all_btn.setToolTip("Stop every generator (Esc); finished batches are kept")
         self.stop_all_btn.clicked.connect(self.stop_all)
         self.seed_spin = QSpinBox()
-        self.seed_spin.setRange(0, 2_000_000_000)
+        self.seed_spin.setRange(0, limits.SPIN_SEED_MAX)   # within the CLI's seeds (core.limits)
         self.seed_spin.setValue(1)
         self.seed_spin.setToolTip("Run seed: the same seed gives the same collection")
         self.correct_box = QCheckBox("cf(n) correction")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import logging
 from pathlib import Path
 
 from PySide6.QtCore import QSettings
@@ -10,6 +11,8 @@ from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QTabWidget,
 
 from sudokustudio import __version__
 from sudokustudio.ui.tabs import TABS
+
+log = logging.getLogger(__name__)
 
 ORG, APP = "SudokuStudio", "Sudoku Studio"
 
@@ -20,6 +23,11 @@ def load_tab_classes(names: list[str] | None = None):
         mod, _, cls = name.partition(":")
         out.append(getattr(importlib.import_module(mod), cls))
     return out
+
+
+#: seconds closing the window waits for runs and background work, all of it together; batches still
+#: running then are abandoned (daemon threads; their runs resume from the store next time)
+CLOSE_DEADLINE = 1.5
 
 
 class MainWindow(QMainWindow):
@@ -156,21 +164,38 @@ class MainWindow(QMainWindow):
     def closeEvent(self, event) -> None:
         """Stop every run (finished batches are saved) and close within about two seconds: batches
         still running after that are abandoned (their runs resume from the store next time)."""
+        import time
+
         from sudokustudio.jobs.run import stop_all_runs
 
-        stop_all_runs(wait=1.5)
+        end = time.monotonic() + CLOSE_DEADLINE   # one deadline for everything, not one per tab
+
+        def left() -> float:
+            return max(0.0, end - time.monotonic())
+
+        t0 = time.monotonic()
+        all_stopped = stop_all_runs(wait=CLOSE_DEADLINE)
+        phases = [f"runs {time.monotonic() - t0:.2f} s{'' if all_stopped else ' (some abandoned)'}"]
         for i in range(self.tabs.count()):
             tab = self.tabs.widget(i)
             if hasattr(tab, "shutdown"):
-                tab.shutdown()
+                t = time.monotonic()
+                tab.shutdown(left())
+                phases.append(f"{type(tab).__name__} {time.monotonic() - t:.2f} s")
         if getattr(self, "rate_dialog", None) is not None:
-            self.rate_dialog.shutdown()
+            t = time.monotonic()
+            self.rate_dialog.shutdown(left())
+            phases.append(f"rating dialog {time.monotonic() - t:.2f} s")
         if self.compile_launcher is not None:
             from sudokustudio.kernels.launcher import finish_background_compile
 
-            finish_background_compile(self.compile_launcher)
+            t = time.monotonic()
+            # killed, not waited for: a helper busy writing numba's cache may take seconds to end
+            finish_background_compile(self.compile_launcher, timeout=min(0.1, left()))
             self.compile_launcher = None
+            phases.append(f"compile helpers {time.monotonic() - t:.2f} s")
         self.settings.setValue("main/geometry", self.saveGeometry())
         self.settings.setValue("main/tab", self.tabs.currentIndex())
         self.settings.sync()
+        log.info("closed in %.2f s (%s)", time.monotonic() - t0, ", ".join(phases))
         super().closeEvent(event)

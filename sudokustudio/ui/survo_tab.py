@@ -608,8 +608,8 @@ class SurvoTab(QWidget):
         QCoreApplication.processEvents()
         return ok
 
-    def shutdown(self) -> None:
+    def shutdown(self, deadline: float = 1.5) -> None:
         self._cancel_generation = True
-        self.atlas_view.shutdown()
-        self.calls.drop()  # answers that arrive after closing are ignored
-        self.calls.wait_idle(1500)
+        self.atlas_view.shutdown(deadline)
+        self.calls.drop()  # answers that arrive after closing are ignored: nothing to wait for
+        # (a generation polls the cancel flag between its tries and ends by itself)

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QFileDialog, QFormL
                                QPushButton, QSpinBox, QSplitter, QTableWidget, QTableWidgetItem, QVBoxLayout,
                                QWidget)
 
+from sudokustudio.core import limits
 from sudokustudio.jobs.qt import kernel_gate, window_executor
 from sudokustudio.models.ua import UAModel
 from sudokustudio.ui.background import BackgroundCalls, show_error
@@ -110,7 +111,7 @@ class UATab(QWidget):
         hb = QHBoxLayout()
         hb.addWidget(QLabel("Max size"))
         self.size_spin = QSpinBox()
-        self.size_spin.setRange(4, 20)
+        self.size_spin.setRange(limits.UA_MIN_SIZE, 20)
         self.size_spin.setValue(12)
         self.size_spin.setToolTip("Largest UA size harvested (McGuire et al. use 12)")
         hb.addWidget(self.size_spin)
@@ -158,7 +159,7 @@ class UATab(QWidget):
         rh.addWidget(lw, 1)
         form = QFormLayout()
         self.k_spin = QSpinBox()
-        self.k_spin.setRange(1, 40)
+        self.k_spin.setRange(1, limits.UA_MAX_CLUES)
         self.k_spin.setValue(17)
         self.k_spin.setToolTip("Find every minimal puzzle with at most this many clues")
         form.addRow("Clues at most", self.k_spin)

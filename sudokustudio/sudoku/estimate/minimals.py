@@ -267,6 +267,8 @@ class MinimalsJob(BatchJob):
         # between grids, so new grids are worth their cost; benchmarks/estimators.py)
         if per_grid is None:
             per_grid = {"subsets": 8, "supersets": 4, "path": 8, "singletons": 8}[method]
+        if not 1 <= int(per_grid) <= 1_000_000:
+            raise ValueError(f"probes per grid: 1..1000000, got {per_grid}")
         if grids_per_batch is None:
             grids_per_batch = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
             if N < 81:

@@ -17,6 +17,7 @@ from itertools import combinations
 import numpy as np
 from numba import njit
 
+from sudokustudio.core.batch import check_cancelled
 from sudokustudio.core.cellset import FULL_HI81, ZERO, add_cell, diff_set, from_cells, has_cell, restrict, to_cells
 from sudokustudio.core.rng import rand_below, seed_state
 from sudokustudio.sudoku.generic import search_g
@@ -203,6 +204,9 @@ class UASet:
         return {int(k): int((s == k).sum()) for k in np.unique(s)}
 
 
+_CHUNK = 16   # cell sets per harvest_kernel call
+
+
 def harvest(grid, max_size: int = 12, seed: int = 1, random_sets: int = 200,
             cap_per_set: int = 20000, six_digits: bool = False, quick: bool = False) -> UASet:
     """Harvest minimal UAs of ``grid`` with at most ``max_size`` cells.
@@ -218,11 +222,21 @@ def harvest(grid, max_size: int = 12, seed: int = 1, random_sets: int = 200,
     cap_out = 400_000
     out_lo = np.empty(cap_out, dtype=np.uint64)
     out_hi = np.empty(cap_out, dtype=np.uint64)
-    n = harvest_kernel(g, peers, units, elo, ehi, int(max_size), int(cap_per_set), out_lo, out_hi)
+    # in chunks, with the batch's cancel flag checked between them (a run's stop acts within ~0.1 s)
+    n = 0
+    for i in range(0, len(elo), _CHUNK):
+        check_cancelled()
+        if n >= cap_out:
+            break
+        n += harvest_kernel(g, peers, units, elo[i:i + _CHUNK], ehi[i:i + _CHUNK], int(max_size),
+                            int(cap_per_set), out_lo[n:], out_hi[n:])
     lo, hi = unique_sorted(out_lo[:n], out_hi[:n])
     mlo = np.empty_like(lo)
     mhi = np.empty_like(hi)
-    minimize_all_kernel(g, peers, units, lo, hi, mlo, mhi)
+    for i in range(0, len(lo), 16 * _CHUNK):
+        check_cancelled()
+        minimize_all_kernel(g, peers, units, lo[i:i + 16 * _CHUNK], hi[i:i + 16 * _CHUNK],
+                            mlo[i:i + 16 * _CHUNK], mhi[i:i + 16 * _CHUNK])
     lo, hi = unique_sorted(mlo, mhi)
     return UASet(g, lo, hi, time.perf_counter() - t0)
 

@@ -6,7 +6,7 @@ import time
 
 import numpy as np
 
-from sudokustudio.core.batch import BatchJob
+from sudokustudio.core.batch import BatchCancelled, BatchJob, cancel_flag, check_cancelled
 from sudokustudio.core.cellset import size_of
 from sudokustudio.sudoku.minimal import fixed_oracle
 from sudokustudio.sudoku.tables import geometry
@@ -59,7 +59,9 @@ class UASearchJob(BatchJob):
         if split > 0:
             front = np.zeros((200_000, 4), dtype=np.uint64)
             search_kernel(search_oracle(g), uas.lo, uas.hi, root, self.spec["clues"], bool(self.spec["forward"]),
-                          split, len(uas) + 4096, np.zeros((1, 81), dtype=np.uint8), front, stats)
+                          split, len(uas) + 4096, np.zeros((1, 81), dtype=np.uint8), front, stats,
+                          cancel_flag())
+            check_cancelled()
             if stats[S_OVERFLOW]:
                 raise ValueError("too many first-level nodes; lower split_depth")
             front = front[:stats[S_FRONTIER]].copy()
@@ -82,11 +84,13 @@ class UASearchJob(BatchJob):
         out = np.zeros((1000, 81), dtype=np.uint8)
         no_front = np.zeros((0, 4), dtype=np.uint64)
         o = search_oracle(g)
+        cancel = cancel_flag()
         rows = front[batch_index * per:(batch_index + 1) * per]
         for row in rows:
             s = np.zeros(N_STATS, dtype=np.int64)
-            search_kernel(o, uas.lo, uas.hi, row, self.spec["clues"], bool(self.spec["forward"]), 0, cap, out,
-                          no_front, s)
+            if search_kernel(o, uas.lo, uas.hi, row, self.spec["clues"], bool(self.spec["forward"]), 0, cap, out,
+                             no_front, s, cancel):
+                raise BatchCancelled()
             for i in range(min(int(s[S_PUZZLES]), out.shape[0])):
                 puzzles.append("".join(str(int(v)) if v else "." for v in out[i]))
             stats += s

@@ -35,6 +35,9 @@ _TIE_CANDIDATES = 4
 #: its later siblings, so trying the busiest cells first leaves the siblings
 #: tightly constrained (on grid #40000 of puzzles2_17_clue: 95 M nodes -> 52 M).
 _HIT_WEIGHT_BY_SIZE = np.array([1 << max(0, 16 - s) for s in range(90)], dtype=np.int64)
+#: the search kernel polls its cancel flag every this many nodes (a node costs ~1-10 us)
+CANCEL_POLL = 1024
+_CANCEL_MASK = np.int64(CANCEL_POLL - 1)
 
 
 @njit(cache=True, nogil=True)
@@ -266,7 +269,7 @@ def _last_clue_cells(lo, hi, n, cells):
 
 
 @njit(cache=True, nogil=True)
-def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, front, stats):
+def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, front, stats, cancel):
     """Hitting-set search from ``node`` (clues, dead cells) for minimal puzzles
     with at most ``k`` clues whose solution is the oracle's grid (``o``, see
     ``minimal``; a fixed one: the search keeps its own UA lists).
@@ -276,7 +279,9 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
     nodes reached there (and any earlier complete hitting set) in ``front``
     (rows like ``node``) instead.  ``cap``: room per depth for UAs (harvested
     + found on the way).  Found puzzles go to ``out_puz`` (uint8[M, 81]);
-    counters to ``stats`` (see S_*).
+    counters to ``stats`` (see S_*).  ``cancel`` (int64[1]) is polled every
+    CANCEL_POLL nodes: nonzero -> return True at once (the counters then
+    describe a partial search).  Returns False when the search is complete.
     """
     n0 = popcount64(node[CLUE_LO]) + popcount64(node[CLUE_HI])
     maxd = max(k - n0, 0) + 2
@@ -293,7 +298,7 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
     bucket = np.zeros(83, dtype=np.int64)
     m = _root_list(ua_lo, ua_hi, node, L_lo[0], L_hi[0], cap)
     if m < 0:
-        return
+        return False
     L_n[0] = m
     path[0, :4] = node[:4]
     d = np.int64(0)   # not a literal: the helpers taking d compile once
@@ -302,6 +307,8 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
         if need:  # a new node at depth d: list its branch cells
             need = False
             stats[S_NODES] += 1
+            if (stats[S_NODES] & _CANCEL_MASK) == 0 and cancel[0] != 0:
+                return True
             n_branch[d] = 0
             next_branch[d] = 0
             path[d, TRIED_LO] = ZERO
@@ -336,7 +343,7 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
         # take the next branch cell at depth d, or backtrack
         if next_branch[d] >= n_branch[d]:
             if d == 0:
-                return
+                return False
             d -= 1
             continue
         bit_lo, bit_hi = cell_set(branch_cells[d, next_branch[d]])
