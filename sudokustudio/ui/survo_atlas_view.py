@@ -141,39 +141,7 @@ class AtlasView(QWidget):
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
         outer = QVBoxLayout(self)
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel("Size:"))
-        self.size_box = QComboBox()
-        for m, n in SIZES:
-            self.size_box.addItem(size_label(m, n), (m, n))
-        self.size_box.setCurrentIndex(SIZES.index((3, 4)))
-        self.size_box.setToolTip("Rows × columns of the open puzzles to enumerate (S = published count); "
-                                 "the predicted cost shows below before a run")
-        self.size_box.currentIndexChanged.connect(lambda _: self._size_changed())
-        bar.addWidget(self.size_box)
-        self.run_btn = QPushButton("Run")
-        self.run_btn.setToolTip("Enumerate every uniquely solvable open puzzle of this size (Ctrl+R)")
-        self.run_btn.clicked.connect(lambda: when_kernels_ready(("survo-atlas",), self.start, self, "Atlas"))
-        self.cancel_btn = QPushButton("Cancel")
-        self.cancel_btn.setToolTip("Stop after the batches in progress (Esc)")
-        self.cancel_btn.setEnabled(False)
-        self.cancel_btn.clicked.connect(self.cancel)
-        self.save_btn = QPushButton("Save…")
-        self.save_btn.setToolTip("Write the puzzles, one per line, to a text file (Ctrl+S)")
-        self.save_btn.clicked.connect(self.export_file)
-        self.csv_btn = QPushButton("Export CSV…")
-        self.csv_btn.setToolTip("Write this size's tables (swaps, W, summary) as three CSV files")
-        self.csv_btn.clicked.connect(self.export_csv)
-        self.play_btn = QPushButton("Play selected")
-        self.play_btn.setToolTip("Open the selected puzzle on the board (or double-click it)")
-        self.play_btn.clicked.connect(self._play_selected)
-        for b in (self.run_btn, self.cancel_btn, self.save_btn, self.csv_btn, self.play_btn):
-            bar.addWidget(b)
-        self.progress = QProgressBar()
-        self.progress.setFormat("%v / %m partitions")
-        self.progress.setToolTip("Batches of row-sum vectors (partitions of the total into row sums) done")
-        bar.addWidget(self.progress, 1)
-        outer.addLayout(bar)
+        outer.addLayout(self._bar())
         self.prediction = QLabel("")
         self.prediction.setWordWrap(True)
         self.prediction.setStyleSheet("color: #0b4a7a;")
@@ -249,6 +217,42 @@ class AtlasView(QWidget):
         QShortcut(QKeySequence(Qt.Key_Escape), self, activated=self.cancel)
         QShortcut(QKeySequence("Ctrl+S"), self, activated=self.export_file)
         QShortcut(QKeySequence(Qt.Key_Return), self.table, activated=self._play_selected)
+
+    def _bar(self) -> QHBoxLayout:
+        """Size, Run, Cancel, Save, Export CSV, Play, progress over the partitions."""
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Size:"))
+        self.size_box = QComboBox()
+        for m, n in SIZES:
+            self.size_box.addItem(size_label(m, n), (m, n))
+        self.size_box.setCurrentIndex(SIZES.index((3, 4)))
+        self.size_box.setToolTip("Rows × columns of the open puzzles to enumerate (S = published count); "
+                                 "the predicted cost shows below before a run")
+        self.size_box.currentIndexChanged.connect(lambda _: self._size_changed())
+        bar.addWidget(self.size_box)
+        self.run_btn = QPushButton("Run")
+        self.run_btn.setToolTip("Enumerate every uniquely solvable open puzzle of this size (Ctrl+R)")
+        self.run_btn.clicked.connect(lambda: when_kernels_ready(("survo-atlas",), self.start, self, "Atlas"))
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setToolTip("Stop after the batches in progress (Esc)")
+        self.cancel_btn.setEnabled(False)
+        self.cancel_btn.clicked.connect(self.cancel)
+        self.save_btn = QPushButton("Save…")
+        self.save_btn.setToolTip("Write the puzzles, one per line, to a text file (Ctrl+S)")
+        self.save_btn.clicked.connect(self.export_file)
+        self.csv_btn = QPushButton("Export CSV…")
+        self.csv_btn.setToolTip("Write this size's tables (swaps, W, summary) as three CSV files")
+        self.csv_btn.clicked.connect(self.export_csv)
+        self.play_btn = QPushButton("Play selected")
+        self.play_btn.setToolTip("Open the selected puzzle on the board (or double-click it)")
+        self.play_btn.clicked.connect(self._play_selected)
+        for b in (self.run_btn, self.cancel_btn, self.save_btn, self.csv_btn, self.play_btn):
+            bar.addWidget(b)
+        self.progress = QProgressBar()
+        self.progress.setFormat("%v / %m partitions")
+        self.progress.setToolTip("Batches of row-sum vectors (partitions of the total into row sums) done")
+        bar.addWidget(self.progress, 1)
+        return bar
 
     def _size_tables_box(self) -> QGroupBox:
         box = QGroupBox("This size's tables")
