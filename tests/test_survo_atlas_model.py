@@ -60,6 +60,10 @@ def test_run_of_2x6_progress_tables_and_prediction_check(tmp_path):
     assert math.isclose(c["relative_difference"], (est.tables - total.tables) / total.tables)
     # Knuth's estimate is unbiased: within 4 of its relative errors (fixed seed)
     assert abs(c["relative_errors_off"]) < 4
+    other = AtlasRunModel()
+    other.take_result(total)   # an atlas read from a file: the same puzzles per partition
+    q = other.partition_progress()
+    assert (other.m, other.n) == (2, 6) and q.done.all() and q.puzzles.tolist() == p.puzzles.tolist()
     paths = model.export_csv(tmp_path / "a", total)
     assert sorted(x.name for x in paths) == ["a_summary.csv", "a_swaps.csv", "a_w.csv"]
     assert "1146" in (tmp_path / "a_summary.csv").read_text()

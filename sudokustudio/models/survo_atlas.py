@@ -147,6 +147,20 @@ class AtlasRunModel:
             self._puzzles[index] = result.count
             self._cpu[index] = result.cpu_seconds
 
+    def take_result(self, result: A.AtlasResult) -> None:
+        """Progress per partition of a finished atlas read from a file: every batch done, its
+        puzzles counted from their row sums (the batch plan depends only on the size)."""
+        self.select(result.m, result.n)
+        vectors, bounds = A.batch_plan(result.m, result.n)
+        self._vectors = np.diff(bounds).astype(np.int64)
+        self._done = np.ones(len(self._vectors), bool)
+        index = {tuple(v): k for k, v in enumerate(vectors.tolist())}
+        batch_of = np.searchsorted(bounds, np.arange(len(vectors)), side="right") - 1
+        rows = [index[tuple(r)] for r in result.row_sums().tolist()]
+        self._puzzles = np.bincount(batch_of[rows], minlength=len(self._vectors)).astype(np.int64) \
+            if rows else np.zeros(len(self._vectors), np.int64)
+        self._cpu = np.zeros(len(self._vectors))
+
     def partition_progress(self) -> PartitionProgress:
         return PartitionProgress(self._vectors.copy(), self._done.copy(), self._puzzles.copy(), self._cpu.copy())
 

@@ -585,7 +585,9 @@ class AtlasView(QWidget):
             return False
         if (res.m, res.n) in SIZES:
             self.size_box.setCurrentIndex(SIZES.index((res.m, res.n)))
+        self.atlas.take_result(res)
         self.set_result(res, complete=True)
+        self._draw_partitions()
         return True
 
 
