@@ -142,7 +142,7 @@ def start_kind(win, kind: str, meter: StallMeter):
         return [tab.model.search_run], tab.cancel
     if kind == "survo-generate":
         tab = _tab(win, "SurvoTab")
-        tab.generate(6, 6, givens=0, seed=11)
+        tab.generate(6, 6, "expert", number=11)
         return [], tab._cancel_generating
     raise ValueError(kind)
 

@@ -7,8 +7,10 @@ run for --seconds (with seed 002's 001-puzzles imported for comparison);
 generators.png: that tab alone; estimator.png: Ridder's sampler against ours on 9×9
 (--seconds/2 and --seconds); ua.png: the Unavoidable sets tab after a UA
 harvest and a 17-clue search on the grid of a known 17-clue puzzle;
-survo_atlas.png: the Survo tab's Atlas view after a complete 4×4 run, sorted
-by minimum swaps (most first).  Settings
+survo_atlas.png: the Survo tab's Atlas view after a complete run of
+--atlas-size (default 3×6; with --atlas-file, that atlas written by
+``survo atlas --out`` is opened instead of run), its prediction shown,
+sorted by minimum swaps (most first).  Settings
 and run stores go to a temporary folder, so a user's own are not touched.
 The other screenshots in docs/screenshots were taken by hand from the app.
 """
@@ -45,6 +47,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="generator run time (default 20)")
     ap.add_argument("--only", default="window,generators,estimator,ua,atlas", help="comma-separated shots")
+    ap.add_argument("--atlas-size", default="3x6", help="size of the atlas shot (default 3x6)")
+    ap.add_argument("--atlas-file", default=None, help="open this atlas file instead of running the size")
     args = ap.parse_args()
     shots = set(args.only.split(","))
 
@@ -126,9 +130,15 @@ def main() -> int:
         survo.views.setCurrentWidget(atlas)
         from sudokustudio.ui.survo_atlas_view import SIZES
 
-        atlas.size_box.setCurrentIndex(SIZES.index((4, 4)))
-        atlas.start()
-        pump(app, 600, until=lambda: atlas.run_btn.isEnabled())
+        size = tuple(int(x) for x in args.atlas_size.lower().split("x"))
+        win.resize(1480, 980)
+        atlas.size_box.setCurrentIndex(SIZES.index(size))
+        pump(app, 900, until=lambda: "about" in atlas.prediction.text())
+        if args.atlas_file:
+            atlas.open_file(args.atlas_file)
+        else:
+            atlas.start()
+            pump(app, 7200, until=lambda: atlas.run_btn.isEnabled())
         atlas.table.sortByColumn(4, Qt.DescendingOrder)
         atlas.table.selectRow(0)
         survo.views.setCurrentWidget(atlas)   # the tab's first puzzle may have switched to the board meanwhile

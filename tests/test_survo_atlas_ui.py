@@ -97,3 +97,39 @@ def test_survo_tab_has_atlas_view(qtbot, settings):
     played = []
     tab.atlas_view.playRequested.connect(played.append)
     tab.shutdown()
+
+
+def test_2x6_run_fills_partitions_size_tables_and_exports_csv(qtbot, settings, tmp_path):
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    view.show()
+    view.size_box.setCurrentIndex(SIZES.index((2, 6)))
+    # the prediction runs in the background when the view is seen
+    qtbot.waitUntil(lambda: view.prediction.text().startswith("S(2,6): about"), timeout=120_000)
+    _run(view, qtbot, (2, 6))
+    assert view.model.rowCount() == 1146
+    p = view.atlas.partition_progress()
+    assert p.done.all() and int(p.puzzles.sum()) == 1146
+    assert len(view.part_plot.listDataItems()) + len(view.part_plot.getPlotItem().items) > 0
+    swaps = view.size_swaps_table
+    assert swaps.rowCount() == len(view.result.swaps_hist())
+    assert sum(int(swaps.item(r, 1).text().replace(",", "")) for r in range(swaps.rowCount())) == 1146
+    w = view.size_w_table
+    assert w.item(w.rowCount() - 1, 0).text() == "all"
+    assert "measured" in view.prediction.text()   # how good the prediction was
+    paths = view.export_csv(str(tmp_path / "t"))
+    assert len(paths) == 3 and all(x.exists() for x in paths)
+    view.shutdown()
+
+
+def test_prediction_only_size_does_not_run(qtbot, settings, monkeypatch):
+    from PySide6.QtWidgets import QMessageBox
+
+    shown = []
+    monkeypatch.setattr(QMessageBox, "information", lambda *a, **k: shown.append(a[2]))
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    view.size_box.setCurrentIndex(SIZES.index((5, 5)))
+    assert not view.run_btn.isEnabled()
+    view.start()
+    assert view.runner is None and shown and "S(5,5)" in shown[0]

@@ -156,10 +156,46 @@ def test_play_puzzle_and_export(qtbot, tab, tmp_path):
 
 
 def test_generate_in_background(qtbot, tab):
-    tab.generate(3, 4, 0, seed=3)
+    tab.generate(3, 4, "medium", number=3)
     qtbot.waitUntil(lambda: tab.board.puzzle.m == 3 and tab.board.puzzle.n == 4, timeout=60000)
     tab.wait_idle()
     assert tab.solution_count == 1
+    first = tab.board.puzzle
+    tab.generate(3, 4, "medium", number=3)   # the same number: the same puzzle
+    qtbot.waitUntil(lambda: tab.board.puzzle is not first, timeout=60000)
+    tab.wait_idle()
+    assert tab.board.puzzle == first
+
+
+def test_difficulty_on_request_and_after_solving(qtbot, tab):
+    tab.show_difficulty()
+    tab.wait_idle()
+    assert tab.model.difficulty_result is not None
+    info = tab.info_label.text()
+    assert "Difficulty: easy" in info and "fewest swaps 2" in info and "setup W 6" in info
+    tab.load_example("sacrifice_example.mat")
+    tab.wait_idle()
+    assert "Difficulty" not in tab.info_label.text()
+    for a, b in [(2, 3), (7, 8), (12, 13), (10, 11)]:
+        tab.request_swap(a, b)
+    tab.wait_idle()
+    d = tab.model.difficulty_result
+    from sudokustudio.survo.difficulty import puzzle_difficulty
+
+    assert d == puzzle_difficulty(tab.board.puzzle) and d.min_swaps == 4
+    assert f"Difficulty: {d.level} — fewest swaps 4" in tab.info_label.text()
+
+
+def test_undo_label_fixed_so_the_toolbar_does_not_shift(qtbot, tab):
+    widths = (tab.undo_button.width(), tab.redo_button.width(), tab.new_button.x())
+    tab.request_swap(5, 6)
+    qtbot.wait(10)
+    assert tab.undo_button.text() == "Undo" and tab.undo_action.isEnabled()
+    assert "swap (5,6)" in tab.undo_button.toolTip()
+    assert (tab.undo_button.width(), tab.redo_button.width(), tab.new_button.x()) == widths
+    tab.undo_stack.undo()
+    assert tab.redo_button.text() == "Redo" and tab.redo_action.isEnabled() and not tab.undo_action.isEnabled()
+    assert (tab.undo_button.width(), tab.redo_button.width(), tab.new_button.x()) == widths
 
 
 def test_first_puzzle_loads_after_background_warm_up(qtbot, settings):
@@ -175,14 +211,17 @@ def test_new_puzzle_dialog_checks_its_input(qtbot, monkeypatch):
 
     warned = []
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: warned.append(a[2]))
-    d = NewPuzzleDialog(None, 3, 3, seed=4)
+    d = NewPuzzleDialog(None, 3, 3, number=4)
     qtbot.addWidget(d)
     d.givens.setValue(9)
     d._check()
     assert warned and "9 cells" in warned[0] and d.result() == 0
+    d.givens.setValue(0)
+    assert d.values() == dict(m=3, n=3, level="medium", givens="auto", number=4)
     d.givens.setValue(2)
-    d.min_swaps.setValue(3)
-    d.max_swaps.setValue(5)
+    d.level.setCurrentIndex(d.level.findData("expert"))
+    d.rows.setValue(6)
+    d.cols.setValue(8)
     d._check()
     assert d.result() == 1
-    assert d.values() == dict(m=3, n=3, givens=2, min_swaps_range=(3, 5), seed=4)
+    assert d.values() == dict(m=6, n=8, level="expert", givens=2, number=4)

@@ -307,7 +307,7 @@ def _ease(table: np.ndarray, mask: np.ndarray, level: str, rng: np.random.Genera
 
 
 def graded_puzzle(m: int, n: int, level: str | None = None, number: int = 0, givens: int | str = "auto",
-                  max_candidates: int = GRADED_CANDIDATES) -> GradedPuzzle:
+                  max_candidates: int = GRADED_CANDIDATES, cancelled=lambda: False) -> GradedPuzzle:
     """Puzzle ``number`` of size m×n and difficulty ``level`` (easy/medium/hard/expert, None = any).
 
     ``givens``: "auto" (as few as the candidate needs, open when it can be)
@@ -315,6 +315,7 @@ def graded_puzzle(m: int, n: int, level: str | None = None, number: int = 0, giv
     number, givens).  Candidates go from near-monotone tables (easy) to
     shuffled ones (hard) as the level asks; a candidate harder than the
     band is eased by adding givens where the setup misplaces numbers.
+    ``cancelled()`` is asked before each candidate (GenerationError "cancelled").
     """
     from sudokustudio.survo.difficulty import difficulty_of
 
@@ -330,6 +331,8 @@ def graded_puzzle(m: int, n: int, level: str | None = None, number: int = 0, giv
     # disorder (random swaps away from monotone) per level, as a share of the cells
     share = {0: (0.0, 0.15), 1: (0.05, 0.3), 2: (0.1, 0.6), 3: (0.3, 1.5), 4: (0.0, 1.0)}[li]
     for cand in range(1, max_candidates + 1):
+        if cancelled():
+            raise GenerationError("cancelled")
         disorder = int(rng.integers(int(share[0] * N), int(share[1] * N) + 1))
         table, mask = _candidate(m, n, k, disorder, rng, checker)
         if level is None:

@@ -1,7 +1,14 @@
 """Atlas view (inside the Survo tab): enumerate every uniquely solvable open
 m×n Survo puzzle, see the distributions of the minimum swaps from the
 product setup and of the initial W, seed 001's 4×4 tables beside the
-computed ones, and double-click a puzzle to play it on the board."""
+computed ones and this size's tables (swaps, W against < k swaps, solved at
+once, chi-square range, random start), the progress per partition, the
+predicted cost before a run and how good it was after; export the tables as
+CSV and double-click a puzzle to play it on the board.
+
+A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the
+sizes, the prediction, the run and the table rows; the view draws them on a
+timer (4 Hz), never per batch."""
 from __future__ import annotations
 
 import numpy as np
@@ -13,16 +20,16 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroup
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from sudokustudio.jobs.qt import QtRun, kernel_gate, window_executor
-from sudokustudio.jobs.run import Run, StopRules
+from sudokustudio.models.survo_atlas import SIZES, AtlasRunModel, size_label
 from sudokustudio.survo import atlas as A
 from sudokustudio.ui import style
-from sudokustudio.ui.background import show_error
+from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
-SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (3, 3), (3, 4), (3, 5), (4, 4), (4, 5)]
-SLOW_SIZES = {(4, 5): "4×5 is the stretch size: expect hours on two cores."}
+__all__ = ["SIZES", "AtlasModel", "AtlasView"]
 SEED_COLOR = "#999999"
+PENDING_COLOR = "#d8d8d8"
 
 
 class AtlasModel(HeadedTableModel):
@@ -119,46 +126,28 @@ class AtlasView(QWidget):
         super().__init__(parent)
         self.settings = settings
         self.runner = None
+        self.atlas = AtlasRunModel()
         self.job: A.SurvoAtlasJob | None = None
         self.result: A.AtlasResult | None = None
         self._shown_batches = -1
+        self.calls = BackgroundCalls(self, "Atlas")
         self._build()
         self.timer = QTimer(self)
         self.timer.setInterval(250)   # redraw at 4 Hz while running, never per batch (a redraw holds the GIL ~40 ms)
         self.timer.timeout.connect(self._refresh)
         self._show_seed_tables()
+        self._size_changed()
 
     # ---------------------------------------------------------------- layout
     def _build(self) -> None:
         outer = QVBoxLayout(self)
-        bar = QHBoxLayout()
-        bar.addWidget(QLabel("Size:"))
-        self.size_box = QComboBox()
-        for m, n in SIZES:
-            known = A.KNOWN_COUNTS.get((m, n))
-            self.size_box.addItem(f"{m}×{n}" + (f"   (S = {known:,})" if known else ""), (m, n))
-        self.size_box.setCurrentIndex(SIZES.index((3, 4)))
-        self.size_box.setToolTip("Rows × columns of the open puzzles to enumerate (S = published count)")
-        bar.addWidget(self.size_box)
-        self.run_btn = QPushButton("Run")
-        self.run_btn.setToolTip("Enumerate every uniquely solvable open puzzle of this size (Ctrl+R)")
-        self.run_btn.clicked.connect(lambda: when_kernels_ready(("survo-atlas",), self.start, self, "Atlas"))
-        self.cancel_btn = QPushButton("Cancel")
-        self.cancel_btn.setToolTip("Stop after the batches in progress (Esc)")
-        self.cancel_btn.setEnabled(False)
-        self.cancel_btn.clicked.connect(self.cancel)
-        self.save_btn = QPushButton("Save…")
-        self.save_btn.setToolTip("Write the puzzles, one per line, to a text file (Ctrl+S)")
-        self.save_btn.clicked.connect(self.export_file)
-        self.play_btn = QPushButton("Play selected")
-        self.play_btn.setToolTip("Open the selected puzzle on the board (or double-click it)")
-        self.play_btn.clicked.connect(self._play_selected)
-        for b in (self.run_btn, self.cancel_btn, self.save_btn, self.play_btn):
-            bar.addWidget(b)
-        self.progress = QProgressBar()
-        self.progress.setFormat("%v / %m batches")
-        bar.addWidget(self.progress, 1)
-        outer.addLayout(bar)
+        outer.addLayout(self._bar())
+        self.prediction = QLabel("")
+        self.prediction.setWordWrap(True)
+        self.prediction.setStyleSheet("color: #0b4a7a;")
+        self.prediction.setToolTip("Knuth's random-probe estimate of the enumeration, before the run; "
+                                   "after it, how far off it was")
+        outer.addWidget(self.prediction)
         self.status = QLabel("Choose a size and press Run.")
         self.status.setWordWrap(True)
         outer.addWidget(self.status)
@@ -171,8 +160,10 @@ class AtlasView(QWidget):
         pg.setConfigOptions(antialias=True)
         self.swaps_plot = self._plot("Minimum swaps from the product setup", "swaps")
         self.w_plot = self._plot("Initial W of the product setup", "W")
+        self.part_plot = self._plot("Puzzles per partition (grey: pending)", "partition (batch)")
         tl.addWidget(self.swaps_plot, 1)
         tl.addWidget(self.w_plot, 1)
+        tl.addWidget(self.part_plot, 1)
         split.addWidget(top)
 
         bottom = QWidget()
@@ -199,6 +190,7 @@ class AtlasView(QWidget):
         self.seed_summary.setWordWrap(True)
         sl.addWidget(self.seed_summary)
         bl.addWidget(seed_box, 1)
+        bl.addWidget(self._size_tables_box(), 1)
 
         list_box = QGroupBox("Puzzles (double-click to play)")
         ll = QVBoxLayout(list_box)
@@ -226,6 +218,63 @@ class AtlasView(QWidget):
         QShortcut(QKeySequence("Ctrl+S"), self, activated=self.export_file)
         QShortcut(QKeySequence(Qt.Key_Return), self.table, activated=self._play_selected)
 
+    def _bar(self) -> QHBoxLayout:
+        """Size, Run, Cancel, Save, Export CSV, Play, progress over the partitions."""
+        bar = QHBoxLayout()
+        bar.addWidget(QLabel("Size:"))
+        self.size_box = QComboBox()
+        for m, n in SIZES:
+            self.size_box.addItem(size_label(m, n), (m, n))
+        self.size_box.setCurrentIndex(SIZES.index((3, 4)))
+        self.size_box.setToolTip("Rows × columns of the open puzzles to enumerate (S = published count); "
+                                 "the predicted cost shows below before a run")
+        self.size_box.currentIndexChanged.connect(lambda _: self._size_changed())
+        bar.addWidget(self.size_box)
+        self.run_btn = QPushButton("Run")
+        self.run_btn.setToolTip("Enumerate every uniquely solvable open puzzle of this size (Ctrl+R)")
+        self.run_btn.clicked.connect(lambda: when_kernels_ready(("survo-atlas",), self.start, self, "Atlas"))
+        self.cancel_btn = QPushButton("Cancel")
+        self.cancel_btn.setToolTip("Stop after the batches in progress (Esc)")
+        self.cancel_btn.setEnabled(False)
+        self.cancel_btn.clicked.connect(self.cancel)
+        self.save_btn = QPushButton("Save…")
+        self.save_btn.setToolTip("Write the puzzles, one per line, to a text file (Ctrl+S)")
+        self.save_btn.clicked.connect(self.export_file)
+        self.csv_btn = QPushButton("Export CSV…")
+        self.csv_btn.setToolTip("Write this size's tables (swaps, W, summary) as three CSV files")
+        self.csv_btn.clicked.connect(self.export_csv)
+        self.play_btn = QPushButton("Play selected")
+        self.play_btn.setToolTip("Open the selected puzzle on the board (or double-click it)")
+        self.play_btn.clicked.connect(self._play_selected)
+        for b in (self.run_btn, self.cancel_btn, self.save_btn, self.csv_btn, self.play_btn):
+            bar.addWidget(b)
+        self.progress = QProgressBar()
+        self.progress.setFormat("%v / %m partitions")
+        self.progress.setToolTip("Batches of row-sum vectors (partitions of the total into row sums) done")
+        bar.addWidget(self.progress, 1)
+        return bar
+
+    def _size_tables_box(self) -> QGroupBox:
+        box = QGroupBox("This size's tables")
+        self.size_box_title = box
+        v = QVBoxLayout(box)
+        self.size_swaps_table = self._table(["swaps", "puzzles", "%", "random start %"])
+        self.size_w_table = self._table(["W", "puzzles", "% < k swaps"])
+        self.size_summary = self._table(["statistic", "value"])
+        for t in (self.size_swaps_table, self.size_w_table, self.size_summary):
+            v.addWidget(t, 1)
+        return box
+
+    @staticmethod
+    def _table(headers: list[str]) -> QTableWidget:
+        t = QTableWidget(0, len(headers))
+        t.setHorizontalHeaderLabels(headers)
+        t.verticalHeader().setVisible(False)
+        t.verticalHeader().setDefaultSectionSize(20)
+        t.setEditTriggers(QAbstractItemView.NoEditTriggers)
+        t.horizontalHeader().setSectionResizeMode(QHeaderView.Stretch)
+        return t
+
     def _plot(self, title: str, xlabel: str) -> pg.PlotWidget:
         w = pg.PlotWidget(background="w")
         w.setTitle(title, color="k", size="10pt")
@@ -244,16 +293,22 @@ class AtlasView(QWidget):
         if self.runner is not None and self.runner.live:
             return
         m, n = self.selected_size()
-        if (m, n) in SLOW_SIZES:
-            ans = QMessageBox.question(self, "Long run", SLOW_SIZES[(m, n)] + " Start anyway?")
+        self.atlas.select(m, n)
+        if not self.atlas.runnable:
+            QMessageBox.information(self, "Atlas", self.atlas.prediction_text())
+            return
+        if self.atlas.needs_confirmation():
+            ans = QMessageBox.question(self, "Long run", self.atlas.prediction_text() + "\n\nStart anyway?")
             if ans != QMessageBox.Yes:
                 return
         try:
-            self.job = A.SurvoAtlasJob(m, n)
+            run = self.atlas.new_run()
         except ValueError as exc:
             QMessageBox.warning(self, "Atlas", str(exc))
             return
-        self.runner = QtRun(Run(self.job, 0, StopRules(batches=self.job.n_batches())), self)
+        self.job = self.atlas.job
+        self.runner = QtRun(run, self)
+        self.runner.batchDone.connect(self.atlas.take_batch)
         self.runner.finished.connect(self._finished)
         self.runner.failed.connect(self._failed)
         self.progress.setRange(0, self.job.n_batches())
@@ -278,6 +333,8 @@ class AtlasView(QWidget):
             self.runner.stop()
             self.runner.run.wait(deadline)
         self.timer.stop()
+        self.calls.drop()
+        self.calls.wait_idle(int(deadline * 1000))
 
     def _failed(self, message: str) -> None:
         show_error(self, "Atlas run failed", message)
@@ -298,8 +355,52 @@ class AtlasView(QWidget):
             return
         self._shown_batches = done
         self.progress.setValue(done)
-        self.set_result(snap.total, running=not final, elapsed=snap.session_seconds,
-                        complete=done == self.job.n_batches())
+        complete = done == self.job.n_batches()
+        self.set_result(snap.total, running=not final, elapsed=snap.session_seconds, complete=complete)
+        self._draw_partitions()
+        if final and complete:
+            check = self.atlas.prediction_check_text(snap.total)
+            if check:
+                self.prediction.setText(self.atlas.prediction_text() + "\n" + check)
+
+    # ---------------------------------------------------------------- prediction
+    def _size_changed(self) -> None:
+        m, n = self.selected_size()
+        self.atlas.select(m, n)
+        self.run_btn.setEnabled(self.atlas.runnable and not (self.runner is not None and self.runner.live))
+        self.prediction.setText(self.atlas.prediction_text())
+        # predicted when the view is seen (not for a hidden view: its probes would outlive it)
+        if self.isVisible() and self.atlas.prediction() is None and not self.calls.busy("predict"):
+            when_kernels_ready(("survo-atlas",), self._predict, self, "Atlas prediction")
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._size_changed()
+
+    def _predict(self) -> None:
+        m, n = self.atlas.m, self.atlas.n
+        self.calls.submit("predict", lambda: self.atlas.predict(m, n), on_done=lambda _: self._predicted(),
+                          on_error=lambda exc: self.prediction.setText(f"S({m},{n}): no prediction ({exc})"))
+
+    def _predicted(self) -> None:
+        self.prediction.setText(self.atlas.prediction_text())
+        if self.atlas.prediction() is None:   # the size changed while predicting: predict the new one
+            self._size_changed()
+
+    def _draw_partitions(self) -> None:
+        p = self.atlas.partition_progress()
+        self.part_plot.clear()
+        if not len(p.done):
+            return
+        x = np.arange(len(p.done))
+        top = max(1, int(p.puzzles.max()))
+        pend = ~p.done
+        if pend.any():
+            self.part_plot.addItem(pg.BarGraphItem(x=x[pend], height=np.full(pend.sum(), 0.04 * top), width=0.9,
+                                                   brush=PENDING_COLOR, pen=None))
+        if p.done.any():
+            self.part_plot.addItem(pg.BarGraphItem(x=x[p.done], height=p.puzzles[p.done], width=0.9,
+                                                   brush=style.SERIES[2], pen=None))
 
     # ---------------------------------------------------------------- display
     def set_result(self, result: A.AtlasResult, running: bool = False, elapsed: float | None = None,
@@ -311,22 +412,22 @@ class AtlasView(QWidget):
             self.table.resizeColumnsToContents()
         self._draw_histograms(result)
         self._show_seed_tables(result if (result.m, result.n) == (4, 4) else None, complete)
-        known = A.KNOWN_COUNTS.get((result.m, result.n))
-        text = f"{result.m}×{result.n}: {result.count:,} uniquely solvable open puzzles"
-        if running:
-            text += " so far"
-        elif complete and known is not None:
-            text += (f" — published S({result.m},{result.n}) = {known:,}: "
-                     + ("match" if known == result.count else "MISMATCH"))
-        elif not complete:
-            text += " (partial: run cancelled)"
-        if result.count:
-            mean, sd = result.swaps_mean_sd()
-            text += (f".  Swaps mean {mean:.2f}, sd {sd:.2f}; {result.under6_percent():.1f} % need < 6.  "
-                     f"Chi-square {result.chi2.min():.3f} … {result.chi2.max():.3f}.")
-        if elapsed is not None:
-            text += f"  {elapsed:.1f} s"
-        self.status.setText(text)
+        self._show_size_tables(result)
+        progress = self.atlas.partition_progress() if running else None
+        self.status.setText(self.atlas.status_text(result, running, complete, elapsed, progress))
+
+    def _show_size_tables(self, result: A.AtlasResult) -> None:
+        t = self.atlas.tables(result)
+        self.size_box_title.setTitle(f"{result.m}×{result.n}: swaps from the product setup, W against < {t.k} "
+                                     f"swaps, summary")
+        self.size_w_table.setHorizontalHeaderLabels(["W", "puzzles", f"% < {t.k} swaps"])
+        for table, rows in ((self.size_swaps_table, self.atlas.swaps_rows(t)),
+                            (self.size_w_table, self.atlas.w_rows(t)),
+                            (self.size_summary, [list(r) for r in self.atlas.summary_rows(t)])):
+            table.setRowCount(len(rows))
+            for i, row in enumerate(rows):
+                for j, text in enumerate(row):
+                    self._cell(table, i, j, text)
 
     def _draw_histograms(self, result: A.AtlasResult) -> None:
         seed = (result.m, result.n) == (4, 4)
@@ -454,6 +555,24 @@ class AtlasView(QWidget):
         except OSError as exc:
             QMessageBox.critical(self, "Save atlas", f"Cannot write {path}: {exc}")
 
+    def export_csv(self, prefix: str | None = None) -> list:
+        """Write this size's tables as PREFIX_swaps.csv, PREFIX_w.csv and PREFIX_summary.csv."""
+        if self.result is None or self.result.count == 0:
+            QMessageBox.information(self, "Atlas", "No tables yet: run an atlas first.")
+            return []
+        if not prefix:
+            path, _ = QFileDialog.getSaveFileName(
+                self, "Export the tables as CSV (three files: _swaps, _w, _summary)",
+                f"survo_atlas_{self.result.m}x{self.result.n}.csv", "CSV (*.csv)")
+            if not path:
+                return []
+            prefix = path[:-4] if path.lower().endswith(".csv") else path
+        try:
+            return self.atlas.export_csv(prefix, self.result)
+        except OSError as exc:
+            QMessageBox.critical(self, "Export CSV", f"Cannot write {prefix}_*.csv: {exc}")
+            return []
+
     def open_file(self, path: str) -> bool:
         """Show an atlas written by ``survo atlas --out`` or Save (no recomputation)."""
         try:
@@ -466,7 +585,9 @@ class AtlasView(QWidget):
             return False
         if (res.m, res.n) in SIZES:
             self.size_box.setCurrentIndex(SIZES.index((res.m, res.n)))
+        self.atlas.take_result(res)
         self.set_result(res, complete=True)
+        self._draw_partitions()
         return True
 
 

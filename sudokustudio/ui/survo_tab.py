@@ -1,9 +1,13 @@
-"""The Survo tab: the swap board of seed 001, with undo, hints, the solver and new puzzles.
+"""The Survo tab: the swap board of seed 001, with undo, hints, the solver, the
+difficulty and new graded puzzles.
 
-The board starts from the product-of-marginal-sums setup; the player swaps
-numbers until W = 0.  The exact solver runs off the UI thread (a QThreadPool
-task) as soon as a puzzle is loaded, so Hint ("mate in N") and Solve are
-instant afterwards; random puzzles are generated the same way.
+A thin view over ``models.survo.SurvoModel`` (board state, swaps, W, hints,
+solutions, difficulty, generation, files).  The board starts from the
+product-of-marginal-sums setup; the player swaps numbers until W = 0.  The
+exact solver runs off the UI thread as soon as a puzzle is loaded, so Hint
+("mate in N") and Solve are instant afterwards; the difficulty (after the
+puzzle is solved, or on request: D) and new puzzles are computed the same
+way.  Undo is a QUndoStack whose commands call the model.
 """
 from __future__ import annotations
 
@@ -13,14 +17,14 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QFileDialog, QFormLayout,
-                               QGridLayout, QHBoxLayout, QLabel, QListWidget, QListWidgetItem, QMenu,
-                               QMessageBox, QProgressBar, QPushButton, QSpinBox, QSplitter, QTabWidget,
-                               QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLabel, QListWidget,
+                               QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QSplitter,
+                               QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
-from sudokustudio.survo.board import SurvoBoard
-from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle, read_survo, write_survo
+from sudokustudio.models.survo import SurvoModel
+from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle
 from sudokustudio.ui.background import BackgroundCalls, error_text
+from sudokustudio.ui.survo_dialogs import NewPuzzleDialog
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import RESOURCES, SERIES
 from sudokustudio.ui.widgets.survo_board import SurvoBoardWidget
@@ -53,11 +57,6 @@ def _warm_board_kernels() -> None:
     puzzle_setup(p)
 
 
-def _solve_job(puzzle: SurvoPuzzle):
-    from sudokustudio.survo.solve import solve_survo
-
-    return solve_survo(puzzle, limit=2)
-
 
 # ------------------------------------------------------------- undo
 class SwapCommand(QUndoCommand):
@@ -66,65 +65,15 @@ class SwapCommand(QUndoCommand):
         self.tab, self.a, self.b = tab, a, b
 
     def redo(self) -> None:
-        self.tab.board.swap(self.a, self.b)
+        self.tab.model.swap(self.a, self.b)
         self.tab._after_change()
 
     def undo(self) -> None:
-        self.tab.board.undo_last()
+        self.tab.model.undo_swap()
         self.tab._after_change()
 
 
-# ------------------------------------------------------------- new-puzzle dialog
-class NewPuzzleDialog(QDialog):
-    """Size, open or k givens, a range of minimum swaps, and the seed."""
-
-    def __init__(self, parent=None, m: int = 4, n: int = 4, seed: int = 1):
-        super().__init__(parent)
-        self.setWindowTitle("New Survo puzzle")
-        form = QFormLayout(self)
-        # generation is quick up to 5×5; at 6×6 uniqueness proofs often exceed the solver's budget
-        self.rows = QSpinBox(minimum=2, maximum=6, value=min(m, 6))
-        self.cols = QSpinBox(minimum=2, maximum=6, value=min(n, 6))
-        self.givens = QSpinBox(minimum=0, maximum=40, value=0)
-        self.givens.setSpecialValueText("open (no givens)")
-        self.min_swaps = QSpinBox(minimum=0, maximum=63, value=0)
-        self.max_swaps = QSpinBox(minimum=0, maximum=63, value=63)
-        self.seed = QSpinBox(minimum=0, maximum=2_000_000_000, value=seed)
-        self.rows.setToolTip("Rows, 2..6 (up to 5×5 a puzzle takes about a second; 6×6 may fail)")
-        self.cols.setToolTip("Columns, 2..6")
-        self.givens.setToolTip("0 = open puzzle; otherwise the number of given numbers")
-        self.min_swaps.setToolTip("Difficulty: fewest swaps from the product setup, at least")
-        self.max_swaps.setToolTip("Difficulty: fewest swaps from the product setup, at most")
-        self.seed.setToolTip("The same seed and settings always give the same puzzle")
-        form.addRow("Rows", self.rows)
-        form.addRow("Columns", self.cols)
-        form.addRow("Given numbers", self.givens)
-        rng = QHBoxLayout()
-        rng.addWidget(self.min_swaps)
-        rng.addWidget(QLabel("to"))
-        rng.addWidget(self.max_swaps)
-        form.addRow("Minimum swaps", rng)
-        form.addRow("Seed", self.seed)
-        buttons = QDialogButtonBox(QDialogButtonBox.Ok | QDialogButtonBox.Cancel)
-        buttons.accepted.connect(self._check)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
-
-    def _check(self) -> None:
-        cells = self.rows.value() * self.cols.value()
-        if self.givens.value() >= cells:
-            QMessageBox.warning(self, "New Survo puzzle",
-                                f"A {self.rows.value()}×{self.cols.value()} table has {cells} cells: "
-                                f"give fewer than {cells} numbers.")
-            return
-        if self.min_swaps.value() > self.max_swaps.value():
-            QMessageBox.warning(self, "New Survo puzzle", "The smallest number of swaps is above the largest.")
-            return
-        self.accept()
-
-    def values(self) -> dict:
-        return dict(m=self.rows.value(), n=self.cols.value(), givens=self.givens.value(),
-                    min_swaps_range=(self.min_swaps.value(), self.max_swaps.value()), seed=self.seed.value())
+__all__ = ["NewPuzzleDialog", "SurvoTab"]
 
 
 # ------------------------------------------------------------- the tab
@@ -135,19 +84,23 @@ class SurvoTab(QWidget):
     def __init__(self, settings=None, parent=None):
         super().__init__(parent)
         self.settings = settings
-        self.board: SurvoBoard | None = None
-        self.solutions: list[np.ndarray] | None = None
-        self.solution_count = 0
-        self.setup_min_swaps: int | None = None
+        self.model = SurvoModel()
         self.undo_stack = QUndoStack(self)
         self.calls = BackgroundCalls(self, "Survo")
         self.calls.busyChanged.connect(lambda _: self._update_busy())
         self._after_solve: list = []
         self._cancel_generation = False
+        self._number = int(np.random.SeedSequence().entropy % 1_000_000)
         self._build()
         # The first puzzle appears once the board kernels are compiled (or loaded from
         # numba's cache) on the pool thread: the window never waits for compilation.
         when_kernels_ready(("survo-solve",), lambda: self._submit("warm", _warm_board_kernels), self, "Survo board")
+
+    # the model's state, read by tests and benchmarks
+    board = property(lambda self: self.model.board)
+    solutions = property(lambda self: self.model.solutions)
+    solution_count = property(lambda self: self.model.solution_count)
+    setup_min_swaps = property(lambda self: self.model.setup_min_swaps)
 
     # ------------------------------------------------------------- layout
     def _build(self) -> None:
@@ -214,30 +167,40 @@ class SurvoTab(QWidget):
             bar.addWidget(b)
             return b
 
-        self.undo_action = self.undo_stack.createUndoAction(self, "Undo")
+        # fixed labels ("Undo", not QUndoStack's "Undo swap (5,6)"): the toolbar never shifts; the
+        # swap to be taken back is in the tooltip
+        self.undo_action = QAction("Undo", self, triggered=self.undo_stack.undo, enabled=False)
         self.undo_action.setShortcut(QKeySequence("Ctrl+Z"))
-        self.redo_action = self.undo_stack.createRedoAction(self, "Redo")
+        self.redo_action = QAction("Redo", self, triggered=self.undo_stack.redo, enabled=False)
         self.redo_action.setShortcuts([QKeySequence("Ctrl+Y"), QKeySequence("Ctrl+Shift+Z")])
+        self.undo_stack.canUndoChanged.connect(self.undo_action.setEnabled)
+        self.undo_stack.canRedoChanged.connect(self.redo_action.setEnabled)
+        self.undo_stack.undoTextChanged.connect(
+            lambda t: self.undo_button.setToolTip(f"Take back the last swap{': ' + t if t else ''} (Ctrl+Z)"))
+        self.undo_stack.redoTextChanged.connect(
+            lambda t: self.redo_button.setToolTip(f"Swap again{': ' + t if t else ''} (Ctrl+Y)"))
         for a in (self.undo_action, self.redo_action):
             a.setShortcutContext(Qt.WidgetWithChildrenShortcut)
             self.addAction(a)
-        self.undo_button = QToolButton()
-        self.undo_button.setDefaultAction(self.undo_action)
-        self.undo_button.setToolButtonStyle(Qt.ToolButtonTextOnly)
-        self.undo_button.setToolTip("Take back the last swap (Ctrl+Z)")
-        self.redo_button = QToolButton()
-        self.redo_button.setDefaultAction(self.redo_action)
-        self.redo_button.setToolTip("Swap again (Ctrl+Y)")
-        bar.addWidget(self.undo_button)
-        bar.addWidget(self.redo_button)
+        self.undo_button, self.redo_button = QToolButton(), QToolButton()
+        for b, a, tip in ((self.undo_button, self.undo_action, "Take back the last swap (Ctrl+Z)"),
+                          (self.redo_button, self.redo_action, "Swap again (Ctrl+Y)")):
+            b.setDefaultAction(a)
+            b.setToolButtonStyle(Qt.ToolButtonTextOnly)
+            b.setToolTip(tip)
+            bar.addWidget(b)
         self.reset_button = button("Reset", "Back to the product-of-sums setup", self.reset_board)
         self.hint_button = button("Hint", "Mate in N: the fewest swaps left, and one swap that brings it to N−1",
                                   self.show_hint, "H")
         self.hint_button.setShortcut(QKeySequence("H"))
         self.solve_button = button("Solve", "Show the solution and whether it is unique", self.show_solution)
+        self.difficulty_button = button("Difficulty", "Fewest swaps, sacrifices, shortest sequences, setup W "
+                                        "and the grade (also shown once the puzzle is solved)",
+                                        self.show_difficulty, "D")
+        self.difficulty_button.setShortcut(QKeySequence("D"))
         bar.addSpacing(12)
-        self.new_button = button("New puzzle…", "A random uniquely solvable puzzle", self.new_puzzle_dialog,
-                                 "Ctrl+N")
+        self.new_button = button("New puzzle…", "A uniquely solvable puzzle of a chosen size and difficulty",
+                                 self.new_puzzle_dialog, "Ctrl+N")
         self.new_button.setShortcut(QKeySequence("Ctrl+N"))
         self.examples_button = QToolButton()
         self.examples_button.setText("Examples")
@@ -307,12 +270,8 @@ class SurvoTab(QWidget):
     # ------------------------------------------------------------- loading
     def play_puzzle(self, puzzle: SurvoPuzzle) -> None:
         """Put a puzzle on the board (from its setup) and show the board."""
-        puzzle.validate()
-        self.board = SurvoBoard(puzzle)
+        self.model.load(puzzle)
         self.undo_stack.clear()
-        self.solutions = None
-        self.solution_count = 0
-        self.setup_min_swaps = None
         self._after_solve.clear()
         self.board_widget.set_board(self.board)
         self.show_solution_box.setChecked(False)
@@ -324,9 +283,7 @@ class SurvoTab(QWidget):
         self._start_solver()
 
     def _update_title(self) -> None:
-        p = self.board.puzzle
-        kind = "open" if p.is_open else f"{p.n_givens} givens"
-        self.title_label.setText(f"{p.name or 'puzzle'} — {p.m}×{p.n}, {kind}")
+        self.title_label.setText(self.model.title())
 
     def load_example(self, fname: str) -> None:
         if self.open_file(str(EXAMPLES_DIR / fname)):
@@ -338,7 +295,7 @@ class SurvoTab(QWidget):
     def open_file(self, path: str) -> bool:
         """Open a matrix file; a bad file shows an error and leaves the board as it was."""
         try:
-            puzzle = read_survo(path)
+            puzzle = self.model.read(path)
         except SurvoFormatError as exc:
             QMessageBox.critical(self, "Cannot open Survo puzzle", f"{Path(path).name} cannot be used:\n\n{exc}")
             return False
@@ -363,7 +320,7 @@ class SurvoTab(QWidget):
             if not path:
                 return False
         try:
-            write_survo(path, self.board.puzzle)
+            self.model.write(path)
         except OSError as exc:
             QMessageBox.critical(self, "Cannot save", f"{path}: {exc.strerror or exc}")
             return False
@@ -373,17 +330,17 @@ class SurvoTab(QWidget):
     # ------------------------------------------------------------- swaps
     @Slot(int, int)
     def request_swap(self, a: int, b: int) -> None:
-        if self.board is None or a == b:
-            return
-        if self.board.is_given_number(a) or self.board.is_given_number(b):
-            self._status("Given numbers never move.")
+        why = self.model.refusal(a, b)
+        if why is not None:
+            if why:
+                self._status(why)
             return
         self.undo_stack.push(SwapCommand(self, a, b))
 
     def reset_board(self) -> None:
         if self.board is None:
             return
-        self.board.reset()
+        self.model.reset()
         self.undo_stack.clear()
         self._after_change()
         self._status("Back to the product-of-sums setup")
@@ -404,9 +361,9 @@ class SurvoTab(QWidget):
         self.w_label.setText(f"W after each swap — now W = {w}")
         self.w_label.setStyleSheet(f"font-weight: bold; color: {'#009E73' if w == 0 else '#D55E00'};")
         self.swap_list.clear()
-        for k, s in enumerate(b.swaps, start=1):
-            item = QListWidgetItem(s.label(k))
-            if s.is_sacrifice:
+        for label, sacrifice in self.model.swap_rows():
+            item = QListWidgetItem(label)
+            if sacrifice:
                 item.setForeground(QColor(SERIES[1]))
                 bold = item.font()
                 bold.setBold(True)
@@ -418,7 +375,7 @@ class SurvoTab(QWidget):
         hist = b.w_history()
         x = np.arange(len(hist))
         self.w_curve.setData(x, hist)
-        sac = [(k, s.w_after) for k, s in enumerate(b.swaps, start=1) if s.is_sacrifice]
+        sac = self.model.sacrifices()
         self.sacrifice_dots.setData([p[0] for p in sac], [p[1] for p in sac])
         self.plot.setXRange(0, max(4, len(hist) - 1), padding=0.05)
         self.plot.setYRange(0, max(4, max(hist)), padding=0.08)
@@ -430,35 +387,14 @@ class SurvoTab(QWidget):
             self.message.setStyleSheet("padding: 4px;")
 
     def _update_info(self) -> None:
-        from sudokustudio.survo.setup import chi_square
-
-        b = self.board
-        lines = [f"Setup W = {b.initial_w}", f"Swaps made: {len(b.swaps)}"]
-        if self.setup_min_swaps is not None:
-            lines.append(f"Fewest swaps from the setup: {self.setup_min_swaps}")
-        if self.solutions is not None:
-            lines.append("Solution: unique" if self.solution_count == 1 else
-                         "Solutions: none" if self.solution_count == 0 else "Solutions: 2 or more")
-        else:
-            lines.append("Solving…")
-        lines.append(f"χ² of the table: {chi_square(b.table):.2f}")
-        self.info_label.setText("\n".join(lines))
+        self.info_label.setText("\n".join(self.model.info_lines()))
 
     def _show_solved(self) -> None:
-        b = self.board
-        k = len(b.swaps)
-        n_min = self._min_swaps_to_solved()
-        self.message.setText(f"Solved in {k} swaps (minimum {n_min})")
+        self.message.setText(self.model.solved_text())
         self.message.setStyleSheet("padding: 4px; background: #cdebd0; color: #0b5a2a; border-radius: 4px;")
         self._status(self.message.text())
-
-    def _min_swaps_to_solved(self) -> int:
-        """The fewest swaps from the setup to a solution (the known ones and the table now)."""
-        from sudokustudio.survo.solve import min_swaps_any
-
-        b = self.board
-        sols = list(self.solutions or []) + [b.table.copy()]
-        return min_swaps_any(b.start, sols)[0]
+        if self.model.difficulty_result is None:
+            self.show_difficulty()
 
     # ------------------------------------------------------------- solver
     def _submit(self, kind: str, fn, payload=None) -> int:
@@ -475,19 +411,13 @@ class SurvoTab(QWidget):
     def _start_solver(self) -> None:
         puzzle = self.board.puzzle.copy()
         board = self.board
-        when_kernels_ready(("survo-solve",), lambda: self._submit("solve", lambda: _solve_job(puzzle), board),
+        when_kernels_ready(("survo-solve",), lambda: self._submit("solve", lambda: SurvoModel.solve(puzzle), board),
                            self, "Hint and Solve")
 
     def _on_task_done(self, kind: str, payload, result) -> None:
         if kind == "solve":
-            if payload is not self.board:  # a puzzle loaded since: stale
+            if not self.model.take_solutions(payload, result):  # a puzzle loaded since: stale
                 return
-            from sudokustudio.survo.solve import min_swaps_any
-
-            self.solutions = list(result.solutions)
-            self.solution_count = result.count
-            if self.solutions:
-                self.setup_min_swaps = min_swaps_any(self.board.start, self.solutions)[0]
             self._update_info()
             todo, self._after_solve = self._after_solve, []
             for fn in todo:
@@ -495,11 +425,13 @@ class SurvoTab(QWidget):
         elif kind == "warm":
             if self.board is None:
                 self.load_example("worked_example.mat")
+        elif kind == "difficulty":
+            if self.model.take_difficulty(payload, result):
+                self._update_info()
+                self._status(self.model.difficulty_text())
         elif kind == "generate":
-            g = result
-            self.play_puzzle(g.puzzle)
-            self._status(f"New {g.puzzle.m}×{g.puzzle.n} puzzle: setup W = {g.initial_w}, "
-                         f"fewest swaps {g.min_swaps} (seed {g.seed})")
+            self.play_puzzle(result.puzzle)
+            self._status(SurvoModel.generated_text(result))
 
     def _on_task_failed(self, kind: str, exc: BaseException) -> None:
         msg = error_text(exc)
@@ -507,6 +439,10 @@ class SurvoTab(QWidget):
             self._status(f"Kernel warm-up failed: {msg}")
             if self.board is None:
                 self.load_example("worked_example.mat")
+            return
+        if kind == "difficulty":
+            self.model.difficulty_error = f"Difficulty: not available ({msg})"
+            self._update_info()
             return
         if kind == "generate" and "cancelled" in msg:
             self._status("Generation cancelled")
@@ -528,19 +464,10 @@ class SurvoTab(QWidget):
         self._when_solved(self._show_hint_now)
 
     def _show_hint_now(self) -> None:
-        from sudokustudio.survo.solve import best_hint
-
-        b = self.board
-        if not self.solutions:
-            self.hint_label.setText("This puzzle has no solution.")
-            return
-        h = best_hint(b.table, b.puzzle, self.solutions, unique=self.solution_count == 1)
-        if h.moves_left == 0:
-            self.hint_label.setText("Solved: mate in 0.")
-            return
-        a, c = h.swap
-        self.hint_label.setText(f"Mate in {h.moves_left}: swap ({a},{c}) → W = {h.w_after}")
-        self.board_widget.set_hint(h.swap)
+        h = self.model.hint()
+        self.hint_label.setText(h.text)
+        if h.swap is not None:
+            self.board_widget.set_hint(h.swap)
 
     def show_solution(self) -> None:
         if self.board is None:
@@ -548,19 +475,34 @@ class SurvoTab(QWidget):
         self._when_solved(self._show_solution_now)
 
     def _show_solution_now(self) -> None:
-        from sudokustudio.survo.board import format_report
-
-        b = self.board
+        uniq = self.model.uniqueness_text()
         if not self.solutions:
-            QMessageBox.information(self, "Solution", "This puzzle has no solution.")
+            QMessageBox.information(self, "Solution", uniq)
             return
-        uniq = "The solution is unique." if self.solution_count == 1 else \
-            "The solution is NOT unique (at least two solutions); the first one found is shown."
         self.show_solution_box.setChecked(True)
-        text = format_report(self.solutions[0], b.puzzle.row_sums, b.puzzle.col_sums)
         self.hint_label.setText(uniq + f" Fewest swaps from the setup: {self.setup_min_swaps}.")
         self._status(uniq)
-        self._last_solution_text = text
+
+    def show_difficulty(self) -> None:
+        """The difficulty of the puzzle on the board, computed off the UI thread (after the solver)."""
+        if self.board is None:
+            return
+        self._when_solved(self._start_difficulty)
+
+    def _start_difficulty(self) -> None:
+        req = self.model.difficulty_request()
+        if isinstance(req, str):
+            self.model.difficulty_error = req
+            self._update_info()
+            return
+        if self.model.difficulty_result is not None:
+            self._status(self.model.difficulty_text())
+            return
+        if self.calls.busy("difficulty"):
+            return
+        puzzle, solution = req
+        self._status("Computing the difficulty…")
+        self._submit("difficulty", lambda: SurvoModel.difficulty(puzzle, solution), self.board)
 
     def _toggle_solution_overlay(self, on: bool) -> None:
         if on and self.solutions:
@@ -573,21 +515,19 @@ class SurvoTab(QWidget):
     def new_puzzle_dialog(self) -> None:
         m = self.board.puzzle.m if self.board else 4
         n = self.board.puzzle.n if self.board else 4
-        seed = int(np.random.SeedSequence().entropy % 1_000_000)
-        dlg = NewPuzzleDialog(self, m, n, seed)
+        dlg = NewPuzzleDialog(self, m, n, self._number)
         if dlg.exec() == QDialog.Accepted:
             values = dlg.values()
+            self._number = values["number"] + 1
             when_kernels_ready(("survo-generate",), lambda: self.generate(**values), self, "New puzzle")
 
-    def generate(self, m: int, n: int, givens: int = 0, seed: int = 0,
-                 min_swaps_range: tuple[int, int] = (0, 63)) -> int:
-        """Generate a random puzzle off the UI thread; it is loaded when ready."""
-        from sudokustudio.survo.generate import random_puzzle_in_range
-
+    def generate(self, m: int, n: int, level: str | None = None, number: int = 0,
+                 givens: int | str = "auto") -> int:
+        """Generate graded puzzle ``number`` off the UI thread; it is loaded when ready."""
         self._cancel_generation = False
-        self._status(f"Generating a {m}×{n} puzzle…")
-        return self._submit("generate", lambda: random_puzzle_in_range(
-            m, n, givens, seed, min_swaps_range, cancelled=lambda: self._cancel_generation))
+        self._status(f"Generating {m}×{n} {level or ''} puzzle #{number}…")
+        return self._submit("generate", lambda: SurvoModel.generate(
+            m, n, level, number, givens, cancelled=lambda: self._cancel_generation))
 
     def _cancel_generating(self) -> None:
         self._cancel_generation = True

@@ -158,6 +158,16 @@ class SizeEstimate:
                 "predicted_work_rel_err": finite(self.work_rel_err), "predicted_core_hours": self.core_hours,
                 "estimate_cpu_seconds": self.seconds}
 
+    def against(self, tables: int, cpu_seconds: float) -> dict:
+        """How good the prediction was, given a run's measured trade-free tables and batch CPU seconds:
+        relative difference, the same in relative errors, and predicted / measured core-seconds."""
+        diff = (self.tables - tables) / tables if tables else float("nan")
+        off = ((self.tables - tables) / (self.rel_err * self.tables)
+               if self.rel_err > 0 and math.isfinite(self.rel_err) and self.tables > 0 else float("nan"))
+        return {"predicted_tables": self.tables, "measured_tables": int(tables), "relative_difference": diff,
+                "relative_errors_off": off, "predicted_core_seconds": self.core_seconds,
+                "measured_core_seconds": float(cpu_seconds)}
+
     def text(self) -> str:
         return (f"S({self.m},{self.n}): about {self.tables:.3g} trade-free tables (± {100 * self.rel_err:.1f} %), "
                 f"about {self.core_hours:.3g} core-hours on this machine ({self.probes} probes)")

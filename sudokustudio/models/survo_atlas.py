@@ -1,0 +1,236 @@
+"""The Atlas view's model, Qt-free: sizes, the cost prediction, the run, progress per
+partition (batch of row-sum vectors) and the tables as plain rows for the view.
+
+The view asks the model for everything it shows: ``new_run`` gives the run
+(jobs.run.Run) it wraps for Qt, ``take_batch`` records each merged batch's
+figures (cheap: counters only), and the view's timer asks for
+``partition_progress``, ``swaps_rows``, ``w_rows``, ``summary_rows`` and
+the status and prediction texts.  ``predict`` is slow (Knuth's random
+probes, seconds to a minute): call it off the UI thread.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from sudokustudio.jobs.run import Run, StopRules
+from sudokustudio.survo import atlas as A
+from sudokustudio.survo.atlas.estimate import SizeEstimate, estimate_size
+from sudokustudio.survo.atlas.tables import AtlasTables, atlas_tables, write_tables_csv
+
+#: sizes the window runs (3×6 takes minutes, 4×5 hours on two cores)
+RUN_SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (3, 3), (3, 4), (3, 5), (3, 6), (4, 4),
+             (4, 5)]
+#: sizes past a run (more than ``A.MAX_CELLS`` cells): the prediction only
+PREDICT_SIZES = [(3, 7), (4, 6), (5, 5), (3, 8)]
+SIZES = RUN_SIZES + PREDICT_SIZES
+#: probes of the prediction shown before a run (a few seconds for 3×6, ~a minute for 5×5 on a loaded machine)
+PROBES = 400
+#: ask before a run predicted to take longer than this many core-seconds
+LONG_RUN_CORE_SECONDS = 600.0
+
+
+def size_label(m: int, n: int) -> str:
+    known = A.KNOWN_COUNTS.get((m, n))
+    text = f"{m}×{n}" + (f"   (S = {known:,})" if known else "")
+    if (m, n) in PREDICT_SIZES:
+        text += "   (prediction only)"
+    return text
+
+
+@dataclass(frozen=True)
+class PartitionProgress:
+    """Per batch (a group of row-sum vectors, the 'partitions' of the total into m row sums)."""
+
+    vectors: np.ndarray     # int64[batches]: row-sum vectors in the batch
+    done: np.ndarray        # bool[batches]
+    puzzles: np.ndarray     # int64[batches]: puzzles found (0 while pending)
+    cpu: np.ndarray         # float64[batches]: batch CPU seconds
+
+    @property
+    def batches_done(self) -> int:
+        return int(self.done.sum())
+
+    @property
+    def vectors_done(self) -> int:
+        return int(self.vectors[self.done].sum())
+
+
+class AtlasRunModel:
+    """State of the Atlas view (see the module docstring)."""
+
+    def __init__(self):
+        self.m, self.n = 3, 4
+        self.job: A.SurvoAtlasJob | None = None
+        self.predictions: dict[tuple[int, int], SizeEstimate] = {}
+        self._vectors = np.zeros(0, np.int64)
+        self._done = np.zeros(0, bool)
+        self._puzzles = np.zeros(0, np.int64)
+        self._cpu = np.zeros(0)
+
+    # ------------------------------------------------------------------ size
+    def select(self, m: int, n: int) -> None:
+        self.m, self.n = int(m), int(n)
+
+    @property
+    def runnable(self) -> bool:
+        return (self.m, self.n) in RUN_SIZES
+
+    # ------------------------------------------------------------------ prediction
+    def predict(self, m: int | None = None, n: int | None = None, probes: int = PROBES, seed: int = 0) -> SizeEstimate:
+        """Knuth's estimate of the size (slow: off the UI thread); kept per size."""
+        m = self.m if m is None else int(m)
+        n = self.n if n is None else int(n)
+        est = estimate_size(m, n, probes=probes, seed=seed)
+        self.predictions[(m, n)] = est
+        return est
+
+    def prediction(self) -> SizeEstimate | None:
+        return self.predictions.get((self.m, self.n))
+
+    def prediction_text(self, workers: int = 2) -> str:
+        """'S(4,5): about N tables, about T core-hours on this machine' (or why not yet)."""
+        est = self.prediction()
+        if est is None:
+            return f"S({self.m},{self.n}): predicting the size of the enumeration…"
+        if est.tables <= 0 or not math.isfinite(est.rel_err):
+            return f"S({self.m},{self.n}): no probe reached a table ({est.probes} probes); size unknown"
+        text = (f"S({self.m},{self.n}): about {est.tables:,.3g} trade-free tables (± {100 * est.rel_err:.0f} %), "
+                f"about {_duration(est.core_seconds)} of CPU on this machine "
+                f"({est.core_hours:.2g} core-hours; ~{_duration(est.core_seconds / workers)} on {workers} cores)")
+        if not self.runnable:
+            text += f" — beyond a run here (more than {A.MAX_CELLS} cells)"
+        return text
+
+    def needs_confirmation(self) -> bool:
+        """A run predicted to take long (or not predicted yet for a big size) asks first."""
+        est = self.prediction()
+        if est is None:
+            return self.m * self.n >= 20
+        return est.core_seconds > LONG_RUN_CORE_SECONDS
+
+    def prediction_check_text(self, total: A.AtlasResult) -> str:
+        """After a complete run: how good the prediction was."""
+        est = self.predictions.get((total.m, total.n))
+        if est is None or total.tables == 0:
+            return ""
+        c = est.against(total.tables, total.cpu_seconds)
+        off = c["relative_errors_off"]
+        return (f"Prediction: {est.tables:,.4g} tables ± {100 * est.rel_err:.1f} %, measured {total.tables:,} "
+                f"({100 * c['relative_difference']:+.1f} %"
+                + (f", {off:+.1f} relative errors" if math.isfinite(off) else "")
+                + f"); CPU predicted {_duration(c['predicted_core_seconds'])}, "
+                  f"measured {_duration(c['measured_core_seconds'])}.")
+
+    # ------------------------------------------------------------------ run
+    def new_run(self) -> Run:
+        """The run of the selected size (not started); resets the per-partition progress.
+        ValueError for a size beyond a run."""
+        if not self.runnable:
+            raise ValueError(f"{self.m}×{self.n} is beyond a run in the window (prediction only)")
+        self.job = A.SurvoAtlasJob(self.m, self.n)
+        vectors, bounds = A.batch_plan(self.m, self.n)
+        self._vectors = np.diff(bounds).astype(np.int64)
+        k = len(self._vectors)
+        self._done = np.zeros(k, bool)
+        self._puzzles = np.zeros(k, np.int64)
+        self._cpu = np.zeros(k)
+        return Run(self.job, 0, StopRules(batches=self.job.n_batches()))
+
+    def take_batch(self, index: int, result: A.AtlasResult) -> None:
+        """Record one merged batch (its counters only)."""
+        if 0 <= index < len(self._done):
+            self._done[index] = True
+            self._puzzles[index] = result.count
+            self._cpu[index] = result.cpu_seconds
+
+    def take_result(self, result: A.AtlasResult) -> None:
+        """Progress per partition of a finished atlas read from a file: every batch done, its
+        puzzles counted from their row sums (the batch plan depends only on the size)."""
+        self.select(result.m, result.n)
+        vectors, bounds = A.batch_plan(result.m, result.n)
+        self._vectors = np.diff(bounds).astype(np.int64)
+        self._done = np.ones(len(self._vectors), bool)
+        index = {tuple(v): k for k, v in enumerate(vectors.tolist())}
+        batch_of = np.searchsorted(bounds, np.arange(len(vectors)), side="right") - 1
+        rows = [index[tuple(r)] for r in result.row_sums().tolist()]
+        self._puzzles = np.bincount(batch_of[rows], minlength=len(self._vectors)).astype(np.int64) \
+            if rows else np.zeros(len(self._vectors), np.int64)
+        self._cpu = np.zeros(len(self._vectors))
+
+    def partition_progress(self) -> PartitionProgress:
+        return PartitionProgress(self._vectors.copy(), self._done.copy(), self._puzzles.copy(), self._cpu.copy())
+
+    # ------------------------------------------------------------------ tables
+    @staticmethod
+    def tables(result: A.AtlasResult) -> AtlasTables:
+        return atlas_tables(result)
+
+    @staticmethod
+    def swaps_rows(t: AtlasTables) -> list[list[str]]:
+        """[swaps, puzzles, % of puzzles, % of random starts] per number of swaps (up to the largest met)."""
+        rand = {row[0]: row[2] for row in t.random_start["dist"]}
+        rows = []
+        for s, c in enumerate(t.swaps_hist):
+            rows.append([str(s), f"{c:,}", f"{100.0 * c / t.count:.2f}" if t.count else "–",
+                         f"{100.0 * rand.get(s, 0.0):.3g}"])
+        return rows
+
+    @staticmethod
+    def w_rows(t: AtlasTables) -> list[list[str]]:
+        """[W bin, puzzles, % of them < k swaps] and an 'all' row."""
+        rows = [[lab, f"{c:,}", "–" if p is None else f"{p:.1f}"] for lab, c, p in t.w_table if c]
+        rows.append(["all", f"{t.count:,}", f"{t.under_k_percent:.1f}" if t.count else "–"])
+        return rows
+
+    @staticmethod
+    def summary_rows(t: AtlasTables) -> list[tuple[str, str]]:
+        """(statistic, value) lines: mean/sd, solved at once, < k share, chi-square range, random start."""
+        if not t.count:
+            return [("puzzles", "0")]
+        rs = t.random_start
+        return [("puzzles", f"{t.count:,}"),
+                ("swaps mean / sd", f"{t.swaps_mean:.3f} / {t.swaps_sd:.3f}"),
+                ("solved by the setup at once", f"{t.solved_at_once:,} ({t.solved_at_once_percent:.2f} %)"),
+                (f"solvable in < {t.k} swaps", f"{t.under_k_percent:.1f} %"),
+                ("chi-square range", f"{t.chi2_min:.3f} … {t.chi2_max:.3f}"),
+                (f"random start ({rs['cells']} cells) mean / sd", f"{rs['mean']:.3f} / {rs['sd']:.3f}")]
+
+    @staticmethod
+    def export_csv(prefix: str | Path, result: A.AtlasResult) -> list[Path]:
+        """PREFIX_swaps.csv, PREFIX_w.csv, PREFIX_summary.csv (OSError if they cannot be written)."""
+        return write_tables_csv(str(prefix), atlas_tables(result))
+
+    # ------------------------------------------------------------------ status
+    def status_text(self, result: A.AtlasResult, running: bool, complete: bool, elapsed: float | None,
+                    progress: PartitionProgress | None = None) -> str:
+        known = A.KNOWN_COUNTS.get((result.m, result.n))
+        text = f"{result.m}×{result.n}: {result.count:,} uniquely solvable open puzzles"
+        if running:
+            text += " so far"
+            if progress is not None and len(progress.done):
+                text += (f" ({progress.vectors_done:,} of {int(progress.vectors.sum()):,} row-sum vectors, "
+                         f"{progress.batches_done} of {len(progress.done)} partitions)")
+        elif complete and known is not None:
+            text += (f" — published S({result.m},{result.n}) = {known:,}: "
+                     + ("match" if known == result.count else "MISMATCH"))
+        elif not complete:
+            text += " (partial: run cancelled)"
+        if elapsed is not None:
+            text += f"; {elapsed:.1f} s"
+        return text + "."
+
+
+def _duration(seconds: float) -> str:
+    if not math.isfinite(seconds):
+        return "?"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"
