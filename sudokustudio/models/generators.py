@@ -245,6 +245,9 @@ class GeneratorsModel:
                     progress(min(n, a + step), n)
             for m in missing:
                 coll.metrics[m] = np.concatenate(parts[m]) if parts[m] else np.zeros(0)
+        from sudokustudio.sudoku.canon import dedup
+
+        coll.classes = int(len(dedup(coll.puzzles, threads=2)))
         return coll
 
     def add_collection(self, coll: Collection) -> GenSeries:
@@ -263,9 +266,19 @@ class GeneratorsModel:
     def exportable(self) -> list[GenSeries]:
         return [s for s in self.series.values() if s.current().count]
 
-    def export(self, key: str, path: str | Path, seed="") -> int:
+    def export(self, key: str, path: str | Path, seed="", one_per_class: bool = False) -> int:
+        """Write a series to a file; ``one_per_class``: the first puzzle of each isomorphism class."""
         s = self.series[key]
-        return export_puzzles(path, s.current(), generator=s.method, seed=seed if not s.imported else "")
+        return export_puzzles(path, s.current(), generator=s.method, seed=seed if not s.imported else "",
+                              one_per_class=one_per_class)
+
+    @staticmethod
+    def isomorph_text(coll) -> str:
+        """What an import says about isomorphs: '' when not counted."""
+        if coll.classes is None:
+            return ""
+        dup = len(coll) - coll.classes
+        return f"; {coll.classes:,} isomorphism classes ({dup:,} isomorph{'s' if dup != 1 else ''})"
 
     # ------------------------------------------------------------------ statistics
     def stats(self, s: GenSeries) -> dict | None:

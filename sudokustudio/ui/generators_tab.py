@@ -25,6 +25,9 @@ from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
 
+#: what an export writes: everything, or the first puzzle of each isomorphism class (sudoku.canon)
+EXPORT_CHOICES = ["All puzzles", "One per isomorphism class"]
+
 METHOD_INFO = {
     "top-down": ("Top-down (suexg)", "Delete the clues of a random grid in random order, keeping each "
                  "deletion that leaves the solution unique (seed 002 §1.1). Biased towards few clues."),
@@ -277,7 +280,7 @@ class GeneratorsTab(QWidget):
 
     def add_collection(self, coll) -> GenSeries:
         s = self.model.add_collection(coll)
-        self.status.setText(f"Imported {len(coll):,} puzzles from {coll.source}")
+        self.status.setText(f"Imported {len(coll):,} puzzles from {coll.source}{self.model.isomorph_text(coll)}")
         self.refresh(force=True)
         return s
 
@@ -294,12 +297,15 @@ class GeneratorsTab(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, "Export collection", f"{key.split(':')[0]}.csv",
                                               "CSV with clues, weight, difficulty (*.csv);;"
                                               "One puzzle per line (*.txt *.sdm)")
-        if path:
-            self.export_series(key, path)
+        if not path:
+            return
+        which, ok = QInputDialog.getItem(self, "Export collection", "Puzzles:", EXPORT_CHOICES, 0, False)
+        if ok:
+            self.export_series(key, path, one_per_class=which == EXPORT_CHOICES[1])
 
-    def export_series(self, key: str, path: str) -> int:
+    def export_series(self, key: str, path: str, one_per_class: bool = False) -> int:
         try:
-            n = self.model.export(key, path, seed=self.seed_spin.value())
+            n = self.model.export(key, path, seed=self.seed_spin.value(), one_per_class=one_per_class)
         except (CollectionError, OSError) as e:
             show_error(self, "Cannot export", e)
             return 0
