@@ -29,27 +29,45 @@ from sudokustudio.sudoku.correction import CF
 from sudokustudio.sudoku.generate import PUBLISHED, PUBLISHED_CB_HIST, GenResult, describe_result
 
 METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets")
+#: generators with a chosen clue pattern or symmetric clue positions (generate.pattern)
+PATTERN_METHODS = ("pattern", "symmetry")
+ALL_METHODS = METHODS + PATTERN_METHODS
 IMPORT_GENERATORS = ["unknown", "top-down", "bottom-up", "controlled-bias", "weighted-subsets"]
 METRIC_TITLES = {"guesses": "solver guesses", "brt": "BRT (singles solve)", "W": "W-rating"}
 
 
-def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None):
-    """(job, number of batches or None when the run stops at n puzzles) for a generator by name."""
-    from sudokustudio.sudoku.generate import GeneratorJob
+def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None,
+              bands=None, mask=None, symmetry=None, max_grids=None):
+    """(job, number of batches or None when the run stops at n puzzles) for a generator by name.
 
+    ``bands``: target difficulty (``generate.bands``; texts like "W:3-5" or [name, lo, hi]); with
+    bands the fixed-length generators run until n puzzles are kept.  ``mask`` (pattern) and
+    ``symmetry`` (symmetry): see ``generate.pattern``; ``max_grids`` caps the grids they try
+    (the run then stops with fewer than n puzzles)."""
+    from sudokustudio.sudoku.generate import GeneratorJob
+    from sudokustudio.sudoku.generate.bands import check_bands
+
+    bands = check_bands(bands)
+    if method in ("pattern", "symmetry"):
+        from sudokustudio.sudoku.generate.pattern import PatternJob
+
+        job = PatternJob(method, mask=mask, symmetry=symmetry, difficulty=difficulty, bands=bands,
+                         max_found=min(200, max(1, n)))
+        cap = None if max_grids is None else max(1, -(-int(max_grids) // job.spec["per_batch"]))
+        return job, cap
     if method == "weighted-subsets":
         from sudokustudio.sudoku.generate import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
 
         per = -(-n // -(-n // 100))      # <= 100 samples per batch (a batch under a second), as even as possible
         return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
-                                  grid_source=grid_source or "pool"), -(-n // per)
+                                  grid_source=grid_source or "pool", bands=bands), -(-n // per)
     if method not in METHODS:
-        raise ValueError(f"unknown generator {method!r}; choose one of {', '.join(METHODS)}")
+        raise ValueError(f"unknown generator {method!r}; choose one of {', '.join(ALL_METHODS)}")
     if grid_source == "sequential":
         raise ValueError("--grid-source sequential is for weighted-subsets only")
-    kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty)
+    kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty, bands=bands)
     job = GeneratorJob(method, **kw)
-    if method == "controlled-bias":
+    if method == "controlled-bias" or bands:
         return job, None
     most = job.spec["per_batch"]
     per = -(-n // -(-n // most))      # batches as even as possible, so the run makes exactly n puzzles
