@@ -159,3 +159,21 @@ def test_cli_canon(tmp_path, capsys):
     bad.write_text(P17 + "\n" + "12x\n")
     assert main(["canon", str(bad)]) == 2
     assert "line 2" in capsys.readouterr().err
+
+
+def test_import_counts_isomorphs_and_export_one_per_class(tmp_path):
+    from sudokustudio.jobs.collections import export_puzzles, import_collection
+    from sudokustudio.models.generators import GeneratorsModel
+    from sudokustudio.sudoku.generate import GenResult
+
+    rows = [random_isomorph(_p(P17), seed_state(np.uint64(s))) for s in range(4)] + [_p(HARD)]
+    f = tmp_path / "in.txt"
+    export_puzzles(f, GenResult(np.array(rows), np.ones(5), {"guesses": np.arange(5.0)}))
+    coll = GeneratorsModel.read_collection(f, "unknown")
+    assert coll.classes == 2 and "2 isomorphism classes (3 isomorphs)" in GeneratorsModel.isomorph_text(coll)
+    out = tmp_path / "out.csv"
+    assert export_puzzles(out, GenResult(np.array(rows), np.ones(5), {"guesses": np.arange(5.0)}),
+                          one_per_class=True) == 2
+    back = import_collection(out)
+    assert np.array_equal(back.puzzles, np.array([rows[0], rows[4]]))
+    assert back.metrics["guesses"].tolist() == [0.0, 4.0]

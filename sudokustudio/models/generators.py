@@ -32,6 +32,8 @@ METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets")
 #: generators with a chosen clue pattern or symmetric clue positions (generate.pattern)
 PATTERN_METHODS = ("pattern", "symmetry")
 ALL_METHODS = METHODS + PATTERN_METHODS
+#: the rows of the Generators tab: one per generator, and one for a chosen pattern or symmetry
+ROW_KEYS = METHODS + ("pattern",)
 IMPORT_GENERATORS = ["unknown", "top-down", "bottom-up", "controlled-bias", "weighted-subsets"]
 METRIC_TITLES = {"guesses": "solver guesses", "brt": "BRT (singles solve)", "W": "W-rating"}
 
@@ -135,22 +137,40 @@ class GeneratorsModel:
 
     # ------------------------------------------------------------------ runs
     def colour_of(self, method: str) -> str:
-        return self._colours[METHODS.index(method) % len(self._colours)] if method in METHODS else \
-            self._colours[(4 + sum(s.imported for s in self.series.values())) % len(self._colours)]
+        return self._colours[ROW_KEYS.index(method) % len(self._colours)] if method in ROW_KEYS else \
+            self._colours[(len(ROW_KEYS) + sum(s.imported for s in self.series.values())) % len(self._colours)]
 
-    def start(self, method: str, target: int, seed: int, grid_source: str | None = None) -> GenSeries:
-        """Start generator ``method`` (ValueError on bad settings; a running one is left alone)."""
+    def start(self, method: str, target: int, seed: int, grid_source: str | None = None, bands=None,
+              mask: str | None = None, symmetry: str | None = None) -> GenSeries:
+        """Start the generator of row ``method`` (ValueError on bad settings; a running one is left
+        alone).  ``bands``: target difficulty ("W:3-5", ...); the "pattern" row makes puzzles on
+        ``mask``, or minimal ones with ``symmetry`` when that is given."""
         s = self.series.get(method)
         if s is not None and s.live:
             return s
+        job_method = method
+        name = method
+        if method == "pattern":
+            job_method = "symmetry" if symmetry else "pattern"
+            if symmetry:
+                name = f"{symmetry} symmetry"
+            else:
+                from sudokustudio.sudoku.generate.pattern import parse_mask
+
+                name = f"pattern ({int(parse_mask(mask or '').sum())} clues)"
         # W costs ~10 ms a puzzle: too slow for the thousands a weighted draw can yield
         difficulty = ["guesses", "brt"] if method == "weighted-subsets" else None
-        job, n_batches = build_job(method, target, grid_source=grid_source, difficulty=difficulty)
+        job, n_batches = build_job(job_method, target, grid_source=grid_source, difficulty=difficulty,
+                                   bands=bands, mask=mask, symmetry=symmetry)
+        if job.spec.get("bands"):
+            from sudokustudio.sudoku.generate.bands import band_text
+
+            name += f", {band_text(job.spec['bands'])}"
         rules = StopRules(batches=n_batches) if n_batches else StopRules(units=target)
-        s = GenSeries(method, method, method, self.colour_of(method), target=target)
+        s = GenSeries(method, name, job_method, self.colour_of(method), target=target)
         if self.collections is not None:
             try:
-                s.collection_id = self.collections.create(f"{method} seed {seed}", method, job.spec, seed)
+                s.collection_id = self.collections.create(f"{name} seed {seed}", job_method, job.spec, seed)
             except CollectionError as e:
                 self.collection_problem = str(e)
         run = Run(job, seed, rules, listener=lambda event, r, s=s: self._on_event(s, event, r))
@@ -177,7 +197,7 @@ class GeneratorsModel:
             s.run.stop()
 
     def stop_all(self) -> None:
-        for m in METHODS:
+        for m in list(self.series):
             self.stop(m)
 
     def running(self, method: str) -> bool:
@@ -216,6 +236,14 @@ class GeneratorsModel:
             detail = f"{res.tries:,} grids tried ({_rate(tries_rate, 'grids')}); " + detail
             if not res.count:    # ~257,000 grids a puzzle: show that it works before the first one
                 rate = _rate(tries_rate, "grids") if res.tries else "starting…"
+        if s.method in PATTERN_METHODS:
+            tries_rate = res.tries / secs if secs > 0 else float("nan")
+            per = f"{res.tries / res.count:,.1f} grids per puzzle" if res.count else "no puzzle yet"
+            detail = f"{res.tries:,} grids tried, {per} ({_rate(tries_rate, 'grids')}); " + detail
+            if not res.count:    # a hard pattern: show the grids tried before the first puzzle
+                rate = _rate(tries_rate, "grids") if res.tries else "starting…"
+        if res.rated:
+            detail += f"; target difficulty: {res.rated:,} rated, {res.rejected:,} rejected"
         if snap.status is Status.QUEUED:
             rate = "preparing…"
         if snap.errors:
