@@ -18,6 +18,7 @@ COMMANDS: list[str] = [
     "sudokustudio.commands.solve",
     "sudokustudio.commands.rate",
     "sudokustudio.commands.ua",
+    "sudokustudio.commands.canon",
     "sudokustudio.commands.warm",
 ]
 

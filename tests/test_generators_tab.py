@@ -118,3 +118,37 @@ def test_the_w_plot_says_why_it_is_empty(qtbot, settings):
     tab.refresh(force=True)
     assert "start a generator" in tab.metric_note.toPlainText()
     tab.shutdown()
+
+
+def test_tab_pattern_symmetry_and_rating_row(qtbot, settings, tmp_path):
+    from sudokustudio.sudoku.generate.pattern import is_symmetric
+    from sudokustudio.ui.generators_tab import GeneratorsTab
+
+    tab = GeneratorsTab(settings)
+    qtbot.addWidget(tab)
+    row = tab.rows["pattern"]
+    row["source"].setCurrentText("central")
+    assert not row["mask"].isEnabled()
+    row["target"].setValue(4)
+    row["rating"].setText("guesses:0-6")
+    tab.start("pattern")
+    qtbot.waitUntil(lambda: not tab.is_running("pattern"), timeout=180_000)
+    tab.refresh(force=True)
+    s = tab.series["pattern"]
+    res = s.current()
+    assert res.count >= 4 and all(is_symmetric(p, "central") for p in res.puzzles)
+    assert res.rated >= res.count and (res.metrics["guesses"] <= 6).all()
+    assert "grids per puzzle" in row["progress"].toolTip() and "rated" in row["progress"].toolTip()
+    assert "central symmetry" in s.name
+    # one per isomorphism class on export
+    assert tab.export_series("pattern", str(tmp_path / "p.txt"), one_per_class=True) == res.count
+    # a mask with a bad character: a clear message, nothing started
+    row["source"].setCurrentText("mask")
+    row["mask"].setText("x" * 40 + "q" + "." * 40)
+    from unittest import mock
+
+    with mock.patch("sudokustudio.ui.generators_tab.QMessageBox.warning") as warn:
+        tab.series.pop("pattern")
+        tab.start("pattern")
+    assert "r5c5" in warn.call_args[0][2]
+    tab.shutdown()

@@ -69,6 +69,7 @@ class Collection:
     metrics: dict = field(default_factory=dict)   # name -> float[N]
     seed: str = ""
     source: str = ""
+    classes: int | None = None                # isomorphism classes, when counted (import)
 
     def __len__(self) -> int:
         return int(self.puzzles.shape[0])
@@ -188,16 +189,24 @@ def check_export_path(path: str | os.PathLike) -> None:
                               f"use {', '.join(EXPORT_SUFFIXES)}")
 
 
-def export_puzzles(path, result, generator: str = "", seed="", name: str = "") -> int:
+def export_puzzles(path, result, generator: str = "", seed="", name: str = "",
+                   one_per_class: bool = False) -> int:
     """Write a collection or a generator result to .txt/.sdm (one puzzle per
     line) or .csv (puzzle, clues, generator, seed, weight and metric columns).
-    Returns the number of puzzles written."""
+    ``one_per_class``: only the first puzzle of each isomorphism class
+    (``sudoku.canon``).  Returns the number of puzzles written."""
     check_export_path(path)
     p = Path(path)
     puzzles = np.asarray(result.puzzles, dtype=np.uint8).reshape(-1, 81)
     weights = np.asarray(result.weights, dtype=np.float64) if len(result.weights) == len(puzzles) \
         else np.ones(len(puzzles))
     metrics = dict(result.metrics)
+    if one_per_class and len(puzzles):
+        from sudokustudio.sudoku.canon import dedup
+
+        keep = dedup(puzzles, threads=2)
+        puzzles, weights = puzzles[keep], weights[keep]
+        metrics = {k: np.asarray(v)[keep] for k, v in metrics.items()}
     gen = getattr(result, "generator", "") or generator
     seed = getattr(result, "seed", "") or seed
     if p.suffix.lower() == ".csv":

@@ -11,6 +11,7 @@ JOB_MODULES: dict[str, str] = {
     "estimate.minimals": "sudokustudio.sudoku.estimate.minimals",
     "generate": "sudokustudio.sudoku.generate.jobs",
     "generate-weighted": "sudokustudio.sudoku.generate.weighted",
+    "generate-pattern": "sudokustudio.sudoku.generate.pattern",
     "rating": "sudokustudio.sudoku.rating.jobs",
     "ua_search": "sudokustudio.sudoku.unavoidable.jobs",
     "ua_harvest": "sudokustudio.sudoku.unavoidable.jobs",

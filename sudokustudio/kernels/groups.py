@@ -40,7 +40,9 @@ GROUPS: dict[str, KernelGroup] = {g.name: g for g in (
     # the weighted sampler draws grids with the estimators' kernels; difficulty includes the W-rating
     KernelGroup("generators", "generators",
                 ("sudokustudio.sudoku.generate.jobs:warm_up", "sudokustudio.sudoku.generate.weighted:warm_up",
-                 "sudokustudio.sudoku.difficulty:warm_up"), after=("solver", "estimators", "rating"),
+                 "sudokustudio.sudoku.difficulty:warm_up", "sudokustudio.sudoku.canon:warm_up",
+                 "sudokustudio.sudoku.generate.pattern:warm_up"),
+                after=("solver", "estimators", "rating"),
                 kernels_hint=150),
     KernelGroup("estimators", "estimators",
                 ("sudokustudio.sudoku.estimate.grids:warm_up", "sudokustudio.sudoku.estimate.minimals:warm_up"),

@@ -29,27 +29,47 @@ from sudokustudio.sudoku.correction import CF
 from sudokustudio.sudoku.generate import PUBLISHED, PUBLISHED_CB_HIST, GenResult, describe_result
 
 METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets")
+#: generators with a chosen clue pattern or symmetric clue positions (generate.pattern)
+PATTERN_METHODS = ("pattern", "symmetry")
+ALL_METHODS = METHODS + PATTERN_METHODS
+#: the rows of the Generators tab: one per generator, and one for a chosen pattern or symmetry
+ROW_KEYS = METHODS + ("pattern",)
 IMPORT_GENERATORS = ["unknown", "top-down", "bottom-up", "controlled-bias", "weighted-subsets"]
 METRIC_TITLES = {"guesses": "solver guesses", "brt": "BRT (singles solve)", "W": "W-rating"}
 
 
-def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None):
-    """(job, number of batches or None when the run stops at n puzzles) for a generator by name."""
-    from sudokustudio.sudoku.generate import GeneratorJob
+def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None,
+              bands=None, mask=None, symmetry=None, max_grids=None):
+    """(job, number of batches or None when the run stops at n puzzles) for a generator by name.
 
+    ``bands``: target difficulty (``generate.bands``; texts like "W:3-5" or [name, lo, hi]); with
+    bands the fixed-length generators run until n puzzles are kept.  ``mask`` (pattern) and
+    ``symmetry`` (symmetry): see ``generate.pattern``; ``max_grids`` caps the grids they try
+    (the run then stops with fewer than n puzzles)."""
+    from sudokustudio.sudoku.generate import GeneratorJob
+    from sudokustudio.sudoku.generate.bands import check_bands
+
+    bands = check_bands(bands)
+    if method in ("pattern", "symmetry"):
+        from sudokustudio.sudoku.generate.pattern import PatternJob
+
+        job = PatternJob(method, mask=mask, symmetry=symmetry, difficulty=difficulty, bands=bands,
+                         max_found=min(200, max(1, n)))
+        cap = None if max_grids is None else max(1, -(-int(max_grids) // job.spec["per_batch"]))
+        return job, cap
     if method == "weighted-subsets":
         from sudokustudio.sudoku.generate import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
 
         per = -(-n // -(-n // 100))      # <= 100 samples per batch (a batch under a second), as even as possible
         return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
-                                  grid_source=grid_source or "pool"), -(-n // per)
+                                  grid_source=grid_source or "pool", bands=bands), -(-n // per)
     if method not in METHODS:
-        raise ValueError(f"unknown generator {method!r}; choose one of {', '.join(METHODS)}")
+        raise ValueError(f"unknown generator {method!r}; choose one of {', '.join(ALL_METHODS)}")
     if grid_source == "sequential":
         raise ValueError("--grid-source sequential is for weighted-subsets only")
-    kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty)
+    kw = dict(grid_source=grid_source, blind=blind, difficulty=difficulty, bands=bands)
     job = GeneratorJob(method, **kw)
-    if method == "controlled-bias":
+    if method == "controlled-bias" or bands:
         return job, None
     most = job.spec["per_batch"]
     per = -(-n // -(-n // most))      # batches as even as possible, so the run makes exactly n puzzles
@@ -117,22 +137,40 @@ class GeneratorsModel:
 
     # ------------------------------------------------------------------ runs
     def colour_of(self, method: str) -> str:
-        return self._colours[METHODS.index(method) % len(self._colours)] if method in METHODS else \
-            self._colours[(4 + sum(s.imported for s in self.series.values())) % len(self._colours)]
+        return self._colours[ROW_KEYS.index(method) % len(self._colours)] if method in ROW_KEYS else \
+            self._colours[(len(ROW_KEYS) + sum(s.imported for s in self.series.values())) % len(self._colours)]
 
-    def start(self, method: str, target: int, seed: int, grid_source: str | None = None) -> GenSeries:
-        """Start generator ``method`` (ValueError on bad settings; a running one is left alone)."""
+    def start(self, method: str, target: int, seed: int, grid_source: str | None = None, bands=None,
+              mask: str | None = None, symmetry: str | None = None) -> GenSeries:
+        """Start the generator of row ``method`` (ValueError on bad settings; a running one is left
+        alone).  ``bands``: target difficulty ("W:3-5", ...); the "pattern" row makes puzzles on
+        ``mask``, or minimal ones with ``symmetry`` when that is given."""
         s = self.series.get(method)
         if s is not None and s.live:
             return s
+        job_method = method
+        name = method
+        if method == "pattern":
+            job_method = "symmetry" if symmetry else "pattern"
+            if symmetry:
+                name = f"{symmetry} symmetry"
+            else:
+                from sudokustudio.sudoku.generate.pattern import parse_mask
+
+                name = f"pattern ({int(parse_mask(mask or '').sum())} clues)"
         # W costs ~10 ms a puzzle: too slow for the thousands a weighted draw can yield
         difficulty = ["guesses", "brt"] if method == "weighted-subsets" else None
-        job, n_batches = build_job(method, target, grid_source=grid_source, difficulty=difficulty)
+        job, n_batches = build_job(job_method, target, grid_source=grid_source, difficulty=difficulty,
+                                   bands=bands, mask=mask, symmetry=symmetry)
+        if job.spec.get("bands"):
+            from sudokustudio.sudoku.generate.bands import band_text
+
+            name += f", {band_text(job.spec['bands'])}"
         rules = StopRules(batches=n_batches) if n_batches else StopRules(units=target)
-        s = GenSeries(method, method, method, self.colour_of(method), target=target)
+        s = GenSeries(method, name, job_method, self.colour_of(method), target=target)
         if self.collections is not None:
             try:
-                s.collection_id = self.collections.create(f"{method} seed {seed}", method, job.spec, seed)
+                s.collection_id = self.collections.create(f"{name} seed {seed}", job_method, job.spec, seed)
             except CollectionError as e:
                 self.collection_problem = str(e)
         run = Run(job, seed, rules, listener=lambda event, r, s=s: self._on_event(s, event, r))
@@ -159,7 +197,7 @@ class GeneratorsModel:
             s.run.stop()
 
     def stop_all(self) -> None:
-        for m in METHODS:
+        for m in list(self.series):
             self.stop(m)
 
     def running(self, method: str) -> bool:
@@ -198,6 +236,14 @@ class GeneratorsModel:
             detail = f"{res.tries:,} grids tried ({_rate(tries_rate, 'grids')}); " + detail
             if not res.count:    # ~257,000 grids a puzzle: show that it works before the first one
                 rate = _rate(tries_rate, "grids") if res.tries else "starting…"
+        if s.method in PATTERN_METHODS:
+            tries_rate = res.tries / secs if secs > 0 else float("nan")
+            per = f"{res.tries / res.count:,.1f} grids per puzzle" if res.count else "no puzzle yet"
+            detail = f"{res.tries:,} grids tried, {per} ({_rate(tries_rate, 'grids')}); " + detail
+            if not res.count:    # a hard pattern: show the grids tried before the first puzzle
+                rate = _rate(tries_rate, "grids") if res.tries else "starting…"
+        if res.rated:
+            detail += f"; target difficulty: {res.rated:,} rated, {res.rejected:,} rejected"
         if snap.status is Status.QUEUED:
             rate = "preparing…"
         if snap.errors:
@@ -245,6 +291,9 @@ class GeneratorsModel:
                     progress(min(n, a + step), n)
             for m in missing:
                 coll.metrics[m] = np.concatenate(parts[m]) if parts[m] else np.zeros(0)
+        from sudokustudio.sudoku.canon import dedup
+
+        coll.classes = int(len(dedup(coll.puzzles, threads=2)))
         return coll
 
     def add_collection(self, coll: Collection) -> GenSeries:
@@ -263,9 +312,19 @@ class GeneratorsModel:
     def exportable(self) -> list[GenSeries]:
         return [s for s in self.series.values() if s.current().count]
 
-    def export(self, key: str, path: str | Path, seed="") -> int:
+    def export(self, key: str, path: str | Path, seed="", one_per_class: bool = False) -> int:
+        """Write a series to a file; ``one_per_class``: the first puzzle of each isomorphism class."""
         s = self.series[key]
-        return export_puzzles(path, s.current(), generator=s.method, seed=seed if not s.imported else "")
+        return export_puzzles(path, s.current(), generator=s.method, seed=seed if not s.imported else "",
+                              one_per_class=one_per_class)
+
+    @staticmethod
+    def isomorph_text(coll) -> str:
+        """What an import says about isomorphs: '' when not counted."""
+        if coll.classes is None:
+            return ""
+        dup = len(coll) - coll.classes
+        return f"; {coll.classes:,} isomorphism classes ({dup:,} isomorph{'s' if dup != 1 else ''})"
 
     # ------------------------------------------------------------------ statistics
     def stats(self, s: GenSeries) -> dict | None:

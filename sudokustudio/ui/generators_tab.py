@@ -14,18 +14,22 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, QTimer, Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QGridLayout, QGroupBox,
-                               QHBoxLayout, QHeaderView, QInputDialog, QLabel, QMessageBox, QProgressBar,
+                               QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QMessageBox, QProgressBar,
                                QPushButton, QSpinBox, QSplitter, QTableWidget, QVBoxLayout,
                                QWidget)
 
 from sudokustudio.core import limits
 from sudokustudio.jobs.collections import CollectionError, CollectionStore
 from sudokustudio.jobs.qt import kernel_gate, window_executor
-from sudokustudio.models.generators import IMPORT_GENERATORS, METHODS, METRIC_TITLES, GeneratorsModel, GenSeries
+from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_TITLES, ROW_KEYS, GeneratorsModel,
+                                            GenSeries)
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
 from sudokustudio.ui.widgets.table_fill import fill_table
+
+#: what an export writes: everything, or the first puzzle of each isomorphism class (sudoku.canon)
+EXPORT_CHOICES = ["All puzzles", "One per isomorphism class"]
 
 METHOD_INFO = {
     "top-down": ("Top-down (suexg)", "Delete the clues of a random grid in random order, keeping each "
@@ -39,14 +43,24 @@ METHOD_INFO = {
                          "by 1/Pr (seed 000): weighted statistics are unbiased over all minimal puzzles. "
                          "Heavy-tailed: 29- and 30-clue puzzles are rare in a 32-subset, so short runs "
                          "read low (26.60 ± 0.07 after 40,000 draws; real 26.58)."),
+    "pattern": ("Pattern / symmetry", "A chosen clue pattern (mask: 81 characters, x = clue, . = empty): random "
+                "grids kept on the mask until one is unique; or minimal puzzles whose clue positions have a "
+                "symmetry (whole orbits deleted top-down, kept when minimal). The row shows the grids tried "
+                "per puzzle: a hopeless pattern shows itself early."),
 }
+SHAPES = ["mask", "central", "diagonal", "antidiagonal", "mirror", "dihedral"]
+#: a 24-clue centrally symmetric pattern (thousands of grids per puzzle)
+DEFAULT_MASK = "..x....xx...xx...x.....x.x.....x.x..x..x.x..x..x.x.....x.x.....x...xx...xx....x.."
+RATING_TIP = ("Target difficulty: keep only puzzles with a rating in a band, e.g. W:3-5, guesses:0-2, brt:0 "
+              "(several separated by spaces); empty: every puzzle")
 GRID_SOURCE_TIPS = {
     "solver": "fresh grids from the randomized solver — biased (not uniform over grids)",
     "pairswap": "fresh grids from Barker's pairswap Monte Carlo — slow; not known to be uniform",
     "pool": "random isomorphs of a pool of 256 solver grids — cheap; biased (finite pool)",
     "sequential": "the estimator's sequential grid sampler, each grid weighted by 1/q(grid) — unbiased",
 }
-DEFAULT_TARGET = {"top-down": 20000, "bottom-up": 10000, "controlled-bias": 100, "weighted-subsets": 20000}
+DEFAULT_TARGET = {"top-down": 20000, "bottom-up": 10000, "controlled-bias": 100, "weighted-subsets": 20000,
+                  "pattern": 20}
 
 
 class GeneratorsTab(QWidget):
@@ -129,9 +143,9 @@ class GeneratorsTab(QWidget):
     def _generator_rows(self) -> QGroupBox:
         box = QGroupBox("Generators")
         grid = QGridLayout(box)
-        for j, h in enumerate(["", "grid source", "target", "", "progress", "puzzles", "rate"]):
+        for j, h in enumerate(["", "grid source", "target", "rating", "", "progress", "puzzles", "rate"]):
             grid.addWidget(QLabel(f"<b>{h}</b>"), 0, j)
-        for i, method in enumerate(METHODS):
+        for i, method in enumerate(ROW_KEYS):
             title, tip = METHOD_INFO[method]
             color = self.model.colour_of(method)
             name = QLabel(f"<span style='color:{color}; font-size:14pt'>■</span> {title}")
@@ -147,10 +161,30 @@ class GeneratorsTab(QWidget):
                     src.setCurrentText("pool")
                 src.setToolTip("Source of complete grids (hover an item for its bias); seed 002 §2.4 finds "
                                "controlled-bias insensitive to it")
+            elif method == "pattern":
+                src.addItems(SHAPES)
+                src.setToolTip("mask: clues exactly on the mask below; a symmetry: minimal puzzles whose clue "
+                               "positions have it")
             else:
                 src.addItem("(no grid)")
                 src.setEnabled(False)
                 src.setToolTip("bottom-up builds puzzles from the empty grid")
+            source_cell = src
+            mask = None
+            if method == "pattern":
+                mask = QLineEdit(DEFAULT_MASK)
+                mask.setToolTip("81 characters: x or 1 = clue, . or 0 = empty")
+                mask.setMinimumWidth(mask.fontMetrics().horizontalAdvance("x" * 30))
+                src.currentTextChanged.connect(lambda t, e=mask: e.setEnabled(t == "mask"))
+                source_cell = QWidget()
+                lay = QHBoxLayout(source_cell)
+                lay.setContentsMargins(0, 0, 0, 0)
+                lay.addWidget(src)
+                lay.addWidget(mask, 1)
+            rating = QLineEdit()
+            rating.setPlaceholderText("any")
+            rating.setToolTip(RATING_TIP)
+            rating.setMaximumWidth(rating.fontMetrics().horizontalAdvance("guesses:0-10 ") + 12)
             target = QSpinBox()
             target.setRange(1, 10_000_000)
             target.setValue(DEFAULT_TARGET[method])
@@ -163,11 +197,11 @@ class GeneratorsTab(QWidget):
             prog.setRange(0, 1000)
             prog.setTextVisible(True)
             count, rate = QLabel("0"), QLabel("–")
-            for j, w in enumerate((name, src, target, btn, prog, count, rate)):
+            for j, w in enumerate((name, source_cell, target, rating, btn, prog, count, rate)):
                 grid.addWidget(w, i + 1, j)
             self.rows[method] = dict(name=name, source=src, target=target, button=btn, progress=prog,
-                                     count=count, rate=rate)
-        grid.setColumnStretch(4, 1)
+                                     count=count, rate=rate, rating=rating, mask=mask)
+        grid.setColumnStretch(5, 1)
         return box
 
     def _plots(self) -> QSplitter:
@@ -225,9 +259,13 @@ class GeneratorsTab(QWidget):
 
     def start(self, method: str) -> None:
         row = self.rows[method]
-        src = row["source"].currentText() if method != "bottom-up" else None
+        src = row["source"].currentText() if method not in ("bottom-up", "pattern") else None
+        kw = {"bands": row["rating"].text().split() or None}
+        if method == "pattern":
+            shape = row["source"].currentText()
+            kw.update(mask=row["mask"].text().strip(), symmetry=None if shape == "mask" else shape)
         try:
-            self.model.start(method, row["target"].value(), self.seed_spin.value(), grid_source=src)
+            self.model.start(method, row["target"].value(), self.seed_spin.value(), grid_source=src, **kw)
         except ValueError as e:
             QMessageBox.warning(self, "Cannot start", f"{METHOD_INFO[method][0]}: {e}")
         self.refresh(force=True)
@@ -279,7 +317,7 @@ class GeneratorsTab(QWidget):
 
     def add_collection(self, coll) -> GenSeries:
         s = self.model.add_collection(coll)
-        self.status.setText(f"Imported {len(coll):,} puzzles from {coll.source}")
+        self.status.setText(f"Imported {len(coll):,} puzzles from {coll.source}{self.model.isomorph_text(coll)}")
         self.refresh(force=True)
         return s
 
@@ -296,12 +334,15 @@ class GeneratorsTab(QWidget):
         path, _ = QFileDialog.getSaveFileName(self, "Export collection", f"{key.split(':')[0]}.csv",
                                               "CSV with clues, weight, difficulty (*.csv);;"
                                               "One puzzle per line (*.txt *.sdm)")
-        if path:
-            self.export_series(key, path)
+        if not path:
+            return
+        which, ok = QInputDialog.getItem(self, "Export collection", "Puzzles:", EXPORT_CHOICES, 0, False)
+        if ok:
+            self.export_series(key, path, one_per_class=which == EXPORT_CHOICES[1])
 
-    def export_series(self, key: str, path: str) -> int:
+    def export_series(self, key: str, path: str, one_per_class: bool = False) -> int:
         try:
-            n = self.model.export(key, path, seed=self.seed_spin.value())
+            n = self.model.export(key, path, seed=self.seed_spin.value(), one_per_class=one_per_class)
         except (CollectionError, OSError) as e:
             show_error(self, "Cannot export", e)
             return 0

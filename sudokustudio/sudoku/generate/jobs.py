@@ -16,6 +16,7 @@ from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.cellset import size_of
 from sudokustudio.core.rng import seed_state
 from sudokustudio.sudoku.difficulty import FAST_METRICS, METRICS, puzzle_difficulty
+from sudokustudio.sudoku.generate.bands import check_bands, filter_result
 from sudokustudio.sudoku.generate.kernels import (MAX_UA, SOURCE_CODES, bottom_up_kernel, controlled_bias_kernel,
                                                   pool_uas_kernel, top_down_kernel)
 from sudokustudio.sudoku.generate.results import GenResult, describe_result, merge_results
@@ -67,6 +68,8 @@ class GeneratorJob(BatchJob):
     start_clues: first random clues of bottom-up (default 18)
     verify: re-check every output puzzle with ``minimal.first_not_minimal``
     difficulty: metric names of ``puzzle_difficulty`` to compute per puzzle
+    bands: target difficulty, [[metric, lo, hi], ...] (``generate.bands``): only puzzles inside
+    every band are kept; the result counts the rated and the rejected
     """
 
     kind = "generate"
@@ -75,7 +78,7 @@ class GeneratorJob(BatchJob):
 
     def __init__(self, method: str = "top-down", per_batch: int | None = None, grid_source: str | None = None,
                  pool_size: int = 256, pool_seed: int = 2009, pool_grids: str = "solver",
-                 blind: int = 46, start_clues: int = 18, verify: bool = True, difficulty=None):
+                 blind: int = 46, start_clues: int = 18, verify: bool = True, difficulty=None, bands=None):
         if method not in ("top-down", "bottom-up", "controlled-bias"):
             raise ValueError(f"unknown generator {method!r} (top-down, bottom-up, controlled-bias)")
         if grid_source is None:
@@ -100,7 +103,7 @@ class GeneratorJob(BatchJob):
         super().__init__(method=method, per_batch=int(per_batch), grid_source=grid_source,
                          pool_size=int(pool_size), pool_seed=int(pool_seed), pool_grids=pool_grids,
                          blind=int(blind), start_clues=int(start_clues), verify=bool(verify),
-                         difficulty=list(difficulty))
+                         difficulty=list(difficulty), bands=check_bands(bands))
 
     @property
     def method(self) -> str:
@@ -142,8 +145,8 @@ class GeneratorJob(BatchJob):
                 raise RuntimeError(f"{s['method']} produced a puzzle that is not unique and minimal: "
                                    f"batch {batch_index}, puzzle {bad}")
         metrics = puzzle_difficulty(out, s["difficulty"])
-        return GenResult(out, np.ones(out.shape[0]), metrics, int(tries), int(calls),
-                         time.perf_counter() - t0)
+        return filter_result(GenResult(out, np.ones(out.shape[0]), metrics, int(tries), int(calls),
+                                       time.perf_counter() - t0), s.get("bands"))
 
     def merge(self, a: GenResult, b: GenResult) -> GenResult:
         return merge_results(a, b)

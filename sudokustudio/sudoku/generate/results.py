@@ -42,6 +42,8 @@ class GenResult:
     solver_calls: int = 0
     seconds: float = 0.0
     extra: object = None   # method-specific sums (weighted sampler), merged by its job
+    rated: int = 0         # puzzles rated against a target band (generate.bands) ...
+    rejected: int = 0      # ... and dropped as outside it
 
     @property
     def count(self) -> int:
@@ -66,7 +68,8 @@ def merge_results(a: GenResult, b: GenResult) -> GenResult:
         xb = b.metrics.get(k, np.full(b.count, np.nan))
         metrics[k] = np.concatenate([xa, xb]) if a.count or b.count else np.zeros(0)
     return GenResult(np.concatenate([a.puzzles, b.puzzles]), np.concatenate([a.weights, b.weights]),
-                     metrics, a.tries + b.tries, a.solver_calls + b.solver_calls, a.seconds + b.seconds)
+                     metrics, a.tries + b.tries, a.solver_calls + b.solver_calls, a.seconds + b.seconds,
+                     rated=a.rated + b.rated, rejected=a.rejected + b.rejected)
 
 
 # ---------------------------------------------------------------- statistics
@@ -144,6 +147,9 @@ def describe_result(method: str, res: GenResult, seconds: float | None = None) -
         if res.count:
             out["tries_per_puzzle"] = res.tries / res.count
     out["solver_calls"] = int(res.solver_calls)
+    if res.rated:
+        out["rated"] = int(res.rated)
+        out["rejected"] = int(res.rejected)
     metrics = {}
     clues = res.clues
     for name, vals in res.metrics.items():

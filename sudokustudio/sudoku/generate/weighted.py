@@ -32,6 +32,7 @@ from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
 from sudokustudio.sudoku.difficulty import METRICS, puzzle_difficulty
 from sudokustudio.sudoku.estimate.grids import GRID_COUNTS
 from sudokustudio.sudoku.estimate.samplers import sequential_grid_kernel
+from sudokustudio.sudoku.generate.bands import check_bands, filter_result
 from sudokustudio.sudoku.generate.results import GenResult, describe_result, merge_results
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import grid_pool
@@ -134,7 +135,7 @@ class WeightedSubsetsJob(BatchJob):
 
     def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int = 400, pool_size: int = 256,
                  pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True,
-                 grid_source: str = "pool", difficulty=None):
+                 grid_source: str = "pool", difficulty=None, bands=None):
         if not 17 <= s <= 40:
             raise ValueError("subset size s must be in 17..40")
         if per_batch < 1 or pool_size < 1 or max_per_sample < 1:
@@ -148,7 +149,7 @@ class WeightedSubsetsJob(BatchJob):
             raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
         super().__init__(s=int(s), per_batch=int(per_batch), pool_size=int(pool_size), pool_seed=int(pool_seed),
                          max_per_sample=int(max_per_sample), verify=bool(verify), grid_source=grid_source,
-                         difficulty=difficulty)
+                         difficulty=difficulty, bands=check_bands(bands))
 
     method = "weighted-subsets"
 
@@ -183,7 +184,8 @@ class WeightedSubsetsJob(BatchJob):
         res = GenResult(out, out_w[:n].copy(), puzzle_difficulty(out, sp["difficulty"]), int(sp["per_batch"]), 0,
                         time.perf_counter() - t0)
         res.extra = {"found": counts, "whist": whist, "ratio_sums": sums}
-        return res
+        # the weighted statistics come from ``extra`` (every minimal found); a band only thins the kept ones
+        return filter_result(res, sp.get("bands"))
 
     def merge(self, a: GenResult, b: GenResult) -> GenResult:
         out = merge_results(a, b)
