@@ -171,7 +171,9 @@ def _propagate(st, r, dirty, cols):
 
     ``dirty``: the words (bit 3*d+b) changed since the last fixpoint; ``cols``:
     the digits among them.  Returns False on a contradiction.  (Table indices
-    are masked so that numba's negative-index wraparound code goes.)
+    are masked so that numba's negative-index wraparound code goes.)  It is long
+    on purpose: the three rules share the loop's registers in one inlined body,
+    and split into calls the hardest set measured slower.
     """
     while True:
         while dirty:
