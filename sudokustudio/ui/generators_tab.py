@@ -174,7 +174,6 @@ class GeneratorsTab(QWidget):
             if method == "pattern":
                 mask = QLineEdit(DEFAULT_MASK)
                 mask.setToolTip("81 characters: x or 1 = clue, . or 0 = empty")
-                mask.setMinimumWidth(mask.fontMetrics().horizontalAdvance("x" * 30))
                 src.currentTextChanged.connect(lambda t, e=mask: e.setEnabled(t == "mask"))
                 source_cell = QWidget()
                 lay = QHBoxLayout(source_cell)

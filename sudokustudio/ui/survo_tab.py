@@ -18,8 +18,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLabel, QListWidget,
-                               QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QSplitter,
-                               QTabWidget, QToolButton, QVBoxLayout, QWidget)
+                               QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QScrollArea,
+                               QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
 from sudokustudio.models.survo import SurvoModel
 from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle
@@ -113,7 +113,16 @@ class SurvoTab(QWidget):
         page = QWidget()
         self.board_page = page
         lay = QVBoxLayout(page)
-        lay.addLayout(self._toolbar())
+        # the toolbar scrolls sideways in a narrow window rather than setting the window's minimum width
+        bar_holder = QWidget()
+        bar_holder.setLayout(self._toolbar())
+        bar_scroll = QScrollArea()
+        bar_scroll.setWidget(bar_holder)
+        bar_scroll.setWidgetResizable(True)
+        bar_scroll.setFrameShape(QScrollArea.NoFrame)
+        bar_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        bar_scroll.setFixedHeight(bar_holder.sizeHint().height() + bar_scroll.horizontalScrollBar().sizeHint().height())
+        lay.addWidget(bar_scroll)
         self.message = QLabel("")
         self.message.setAlignment(Qt.AlignCenter)
         self.message.setWordWrap(True)
