@@ -89,7 +89,12 @@ def step():
     elif s == "generator":
         se = gens.series.get("top-down")
         try:
-            n = se.run.total.count if se is not None and se.run is not None else 0
+            if se is None:
+                n = 0
+            elif hasattr(se, "run"):
+                n = se.run.total.count if se.run is not None else 0
+            else:                                   # the window before the run model (baseline)
+                n = se.result.count
         except Exception:
             n = 0
         if n > 0:
