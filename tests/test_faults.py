@@ -2,7 +2,8 @@
 cancel inside long kernels, and hypothesis over the CLI's option space.
 
 Every probe of benchmarks/fault_probes.py is here as a test; the slow ones (a real window
-closing with every job kind running, the CLI in child processes) carry the ``slow`` marker.
+closing with every job kind running, the CLI in child processes) carry the ``slow`` marker and
+the ``faults`` marker, which the default run (and so CI) selects all the same (pyproject.toml).
 Hostile store contents (a planted pickle, misfit batches, schema-1 pickles) are tested in
 test_run_model.py.
 """
@@ -406,6 +407,7 @@ _SMALL = st.one_of(st.integers(-3, 40).map(str), st.sampled_from(["nan", "inf", 
 
 
 @pytest.mark.slow
+@pytest.mark.faults
 @settings(max_examples=25, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(command=st.sampled_from(["grids", "minimals", "generate", "solve", "rate", "survo-random", "ua-harvest"]),
@@ -436,6 +438,7 @@ def test_the_cli_over_its_option_space_ends_with_0_1_or_2_and_no_traceback(tmp_p
 
 
 @pytest.mark.slow
+@pytest.mark.faults
 def test_every_fault_probe_gives_a_clear_answer_within_30_seconds():
     """benchmarks/fault_probes.py, all of it, as a test (needs the kernels in numba's cache)."""
     p = subprocess.run([sys.executable, str(REPO / "benchmarks" / "fault_probes.py"), "--json", "--timeout", "60"],
@@ -470,6 +473,7 @@ def test_a_misfit_ua_search_batch_is_a_store_error_naming_run_and_batch(tmp_path
 
 # ------------------------------------------------------------------ closing the window mid-run
 @pytest.mark.slow
+@pytest.mark.faults
 def test_closing_the_window_during_a_ua_search_at_k17_and_other_runs_ends_them(qtbot, settings):
     """Issue 20's hang: Harvest, Clues 17, Start, close.  Every run ends soon after the close
     (benchmarks/ui_stalls.py times it with every job kind running)."""
