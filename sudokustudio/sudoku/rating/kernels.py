@@ -215,6 +215,26 @@ def brt_batch_kernel(puzzles, solved, n_cands, n_decided):
         n_decided[i] = b
 
 
+@njit(cache=True, nogil=True)
+def brt_candidates_kernel(cand, value):
+    """BRT from a candidate state, in place: ``cand`` int32[81] masks, ``value``
+    int32[81] digits (0 = undecided, its peers already cleared of it).  Every
+    undecided cell with one candidate left is decided, then BRT runs to its
+    fixpoint.  Returns False on a contradiction.  (Replays a W path one
+    elimination at a time; a givens puzzle is the state with one bit per
+    given cell.)"""
+    queue = np.empty(81, dtype=np.int32)
+    qn = _Z64
+    for c in range(81):
+        if value[c] == 0:
+            m = cand[c]
+            if m == 0:
+                return False
+            if POP9[m] == 1:
+                qn = _decide(np.int64(c), _digit_of(m), cand, value, queue, qn)
+    return _brt_fixpoint(cand, value, queue, qn)
+
+
 # ------------------------------------------------------------------ whips
 @njit(cache=True, nogil=True)
 def _load_whip_state(cand, is_cand, comp):

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from sudokustudio.sudoku.rating.kernels import (DEFAULT_CAP, TRACE_WIDTH, W_INVALID, as_batch, check_cap,
+from sudokustudio.sudoku.rating.kernels import (DEFAULT_CAP, TRACE_WIDTH, W_INVALID, as_batch, brt_candidates_kernel,
+                                                check_cap,
                                                 w_path_kernel)
 from sudokustudio.sudoku.solver import count_solutions_kernel
 
@@ -97,3 +98,49 @@ def rating_label(w: int, cap: int) -> str:
     if w > cap:
         return f"> {cap}"
     return "W0 (BRT)" if w == 0 else f"W{w}"
+
+
+@dataclass(frozen=True)
+class PathFrame:
+    """The candidate state before one step of a W path (``step`` None: the end).
+
+    ``cand[c]``: 9-bit candidate mask of cell c (bit d-1 for digit d);
+    ``value[c]``: its digit once decided, else 0."""
+
+    cand: np.ndarray
+    value: np.ndarray
+    step: WhipStep | None
+
+    def candidates(self, cell: int) -> list[int]:
+        m = int(self.cand[cell])
+        return [d + 1 for d in range(9) if m >> d & 1]
+
+    @property
+    def solved(self) -> bool:
+        return bool(np.all(self.value > 0))
+
+
+def replay_path(puzzle, path: WPath) -> list[PathFrame]:
+    """The states a W path goes through: BRT on the givens, then for each whip
+    its elimination followed by BRT; one frame per step plus the end frame.
+    (``w_rating_path`` records only the whips; the singles between them are
+    BRT, replayed here with the rating's own kernel.)"""
+    p = as_batch(puzzle)[0]
+    cand = np.full(81, 0x1FF, dtype=np.int32)
+    given = p > 0
+    cand[given] = 1 << (p[given].astype(np.int32) - 1)
+    value = np.zeros(81, dtype=np.int32)
+    if not brt_candidates_kernel(cand, value):
+        raise ValueError("the givens contradict each other (BRT finds a cell or unit without candidate)")
+    frames = []
+    for step in path.steps:
+        frames.append(PathFrame(cand.copy(), value.copy(), step))
+        cell, d = divmod(step.target, 9)
+        if not cand[cell] >> d & 1:
+            raise ValueError(f"step {len(frames)} eliminates r{cell // 9 + 1}c{cell % 9 + 1}≠{d + 1}, "
+                             f"which is no longer a candidate")
+        cand[cell] &= ~(1 << d)
+        if not brt_candidates_kernel(cand, value):
+            raise ValueError(f"step {len(frames)} leads to a contradiction")
+    frames.append(PathFrame(cand.copy(), value.copy(), None))
+    return frames
