@@ -25,8 +25,6 @@ from typing import Callable
 import numpy as np
 
 from sudokustudio.jobs.collections import Collection, CollectionError, CollectionStore, export_puzzles
-from sudokustudio.sudoku.rating.kernels import W_INVALID
-from sudokustudio.sudoku.rating.paths import PathFrame, WPath, replay_path, w_rating_path
 
 #: the metric columns the browser shows, in this order, when a collection has them
 METRIC_ORDER = ("W", "guesses", "brt")
@@ -274,9 +272,14 @@ class BrowserModel:
         return self.store.add_collection(c), len(coll), problems
 
     @staticmethod
-    def path_frames(puzzle) -> tuple[WPath, list[PathFrame]]:
+    def path_frames(puzzle) -> tuple:
         """The W-rating path of a puzzle and the candidate state before each of its steps
         (~10 ms for most puzzles, seconds for the hardest: call it off the UI thread)."""
+        # imported here: the window builds this model while kernels load on another thread,
+        # and numba's registries must not be changed by an import meanwhile
+        from sudokustudio.sudoku.rating.kernels import W_INVALID
+        from sudokustudio.sudoku.rating.paths import replay_path, w_rating_path
+
         path = w_rating_path(puzzle)
         if path.rating == W_INVALID:
             raise ValueError("the puzzle has no solution or several: the W-rating is defined for "

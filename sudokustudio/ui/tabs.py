@@ -7,6 +7,7 @@ its runners; called when the window closes).
 TABS: list[str] = [
     "sudokustudio.ui.survo_tab:SurvoTab",
     "sudokustudio.ui.generators_tab:GeneratorsTab",
+    "sudokustudio.ui.browser_tab:BrowserTab",
     "sudokustudio.ui.estimator_tab:EstimatorTab",
     "sudokustudio.ui.ua_tab:UATab",  # keep last
 ]

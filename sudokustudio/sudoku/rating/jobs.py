@@ -7,7 +7,7 @@ import numpy as np
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.sudoku.correction import correction_factor
 from sudokustudio.sudoku.rating.kernels import DEFAULT_CAP, brt_kernel, check_cap, rate_puzzles
-from sudokustudio.sudoku.rating.paths import rating_label
+from sudokustudio.sudoku.rating.paths import rating_label, replay_path, w_rating_path
 
 # ------------------------------------------------------------------ distributions
 def w_histogram(ratings, cap: int, weights=None) -> np.ndarray:
@@ -125,5 +125,7 @@ def warm_up() -> None:
     p = np.zeros((1, 81), dtype=np.uint8)
     rate_puzzles(p, 2)  # several solutions: compiles the solver path
     easy = "....5.7.9..6.8..2.7.91....62.........37..2..4..8..7....6..91......6..5..9.1.7..38"
-    rate_puzzles(np.array([[int(ch) if ch != "." else 0 for ch in easy]], dtype=np.uint8), DEFAULT_CAP)
+    easy_puzzle = np.array([int(ch) if ch != "." else 0 for ch in easy], dtype=np.uint8)
+    rate_puzzles(easy_puzzle[None, :], DEFAULT_CAP)
     brt_kernel(p[0])
+    replay_path(easy_puzzle, w_rating_path(easy_puzzle))   # the browser's path view
