@@ -7,6 +7,7 @@ run for --seconds (with seed 002's 001-puzzles imported for comparison);
 generators.png: that tab alone; estimator.png: Ridder's sampler against ours on 9×9
 (--seconds/2 and --seconds); ua.png: the Unavoidable sets tab after a UA
 harvest and a 17-clue search on the grid of a known 17-clue puzzle;
+browser.png: the Collections tab with a W path step on the grid (``shoot_browser``);
 survo_atlas.png: the Survo tab's Atlas view after a complete run of
 --atlas-size (default 3×6; with --atlas-file, that atlas written by
 ``survo atlas --out`` is opened instead of run), its prediction shown,
@@ -46,7 +47,7 @@ def pump(app: QApplication, seconds: float, until=None) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="generator run time (default 20)")
-    ap.add_argument("--only", default="window,generators,estimator,ua,atlas", help="comma-separated shots")
+    ap.add_argument("--only", default="window,generators,estimator,ua,atlas,browser", help="comma-separated shots")
     ap.add_argument("--atlas-size", default="3x6", help="size of the atlas shot (default 3x6)")
     ap.add_argument("--atlas-file", default=None, help="open this atlas file instead of running the size")
     args = ap.parse_args()
@@ -145,9 +146,36 @@ def main() -> int:
         pump(app, 1.0)
         survo.grab().save(str(OUT / "survo_atlas.png"))
 
+    if "browser" in shots:
+        shoot_browser(app, win, tab_of)
+
     win.close()
     print(f"screenshots written to {OUT}")
     return 0
+
+
+def shoot_browser(app, win, tab_of) -> None:
+    """browser.png: the Collections tab over magictour's first 200 puzzles (rated on import),
+    hardest first, the hardest puzzle's W path at its first whip of length 3 or more."""
+    from PySide6.QtCore import Qt
+
+    from sudokustudio.ui.browser_tab import BrowserTab
+
+    i, tab = tab_of(BrowserTab)
+    win.tabs.setCurrentIndex(i)
+    lines = (SHARED / "puzzles3_magictour_top1465").read_text().splitlines()[:200]
+    path = Path(TMP) / "magictour_top200.txt"
+    path.write_text("\n".join(lines) + "\n")
+    tab.open_file(str(path))
+    pump(app, 900, until=lambda: tab.table is not None and len(tab.order) == 200)
+    tab.view.sortByColumn(tab.table_model.headers.index("W"), Qt.DescendingOrder)
+    pump(app, 1.0)
+    tab.view.selectRow(0)
+    pump(app, 300, until=lambda: bool(tab.frames))
+    long_whip = next((k for k, f in enumerate(tab.frames) if f.step is not None and f.step.length >= 3), 0)
+    tab.step(long_whip)
+    pump(app, 1.0)
+    tab.grab().save(str(OUT / "browser.png"))
 
 
 if __name__ == "__main__":

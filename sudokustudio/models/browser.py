@@ -30,6 +30,8 @@ from sudokustudio.jobs.collections import Collection, CollectionError, Collectio
 METRIC_ORDER = ("W", "guesses", "brt")
 #: puzzles read from the store per page when a view asks for texts
 PAGE = 256
+#: collections up to this size get their W-rating when pasted or imported here
+RATE_AT_IMPORT = 2000
 #: classes are computed this many puzzles at a time (progress, cancel, and a store write per chunk)
 CANON_CHUNK = 20_000
 
@@ -258,7 +260,6 @@ class BrowserModel:
     def add_puzzles(self, text: str, name: str = "pasted") -> tuple[int, int, list[str]]:
         """Store the puzzles of a pasted text (one per line) as a new collection, with their
         difficulty; returns (collection id, puzzles, problems with unreadable lines)."""
-        from sudokustudio.sudoku.difficulty import FAST_METRICS, puzzle_difficulty
         from sudokustudio.sudoku.grid import parse_collection
 
         coll = parse_collection(text, source="clipboard", check_units=True)
@@ -266,10 +267,24 @@ class BrowserModel:
         if len(coll) == 0:
             raise CollectionError("the clipboard holds no puzzle (81 characters, digits and '.' or '0')"
                                   + (f": {problems[0]}" if problems else ""))
-        metrics = FAST_METRICS + ("W",) if len(coll) <= 2000 else FAST_METRICS   # W: ~10 ms a puzzle
-        c = Collection(name, "pasted", coll.puzzles, np.ones(len(coll)), puzzle_difficulty(coll.puzzles, metrics),
-                       source="clipboard")
-        return self.store.add_collection(c), len(coll), problems
+        c = Collection(name, "pasted", coll.puzzles, np.ones(len(coll)), {}, source="clipboard")
+        return self.add_collection(c), len(coll), problems
+
+    def import_file(self, path) -> int:
+        """Import a .txt/.sdm/.csv collection into the store (see ``add_collection``)."""
+        from sudokustudio.jobs.collections import import_collection
+
+        return self.add_collection(import_collection(path))
+
+    def add_collection(self, coll: Collection) -> int:
+        """Store a collection; one without metrics gets the fast difficulty metrics, and the
+        W-rating too when it is small enough to rate at once (~10 ms a puzzle)."""
+        from sudokustudio.sudoku.difficulty import FAST_METRICS, puzzle_difficulty
+
+        if not coll.metrics:
+            wanted = FAST_METRICS + ("W",) if len(coll) <= RATE_AT_IMPORT else FAST_METRICS
+            coll.metrics = puzzle_difficulty(coll.puzzles, wanted)
+        return self.store.add_collection(coll)
 
     @staticmethod
     def path_frames(puzzle) -> tuple:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QDoubleSpinBox, QFi
                                QLabel, QListWidget, QListWidgetItem, QMessageBox, QProgressBar, QPushButton,
                                QSpinBox, QSplitter, QTableView, QVBoxLayout, QWidget)
 
-from sudokustudio.jobs.collections import CollectionError, CollectionStore, import_collection, puzzle_bytes
+from sudokustudio.jobs.collections import CollectionError, CollectionStore, puzzle_bytes
 from sudokustudio.models.browser import BrowserFilter, BrowserModel, BrowserTable, format_metric
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
@@ -30,6 +30,8 @@ from sudokustudio.ui.widgets.sudoku_grid import SudokuGridView
 
 #: above this many rows a selection (filter + sort) runs off the UI thread
 ASYNC_ROWS = 100_000
+#: kernels a paste or an import needs: its puzzles are rated as they are stored
+RATE_KERNELS = ("solver", "rating")
 #: "any" for a metric bound: the spin boxes' special value
 ANY = -1.0
 
@@ -443,7 +445,8 @@ class BrowserTab(QWidget):
         if self.model is None:
             return
         text = QGuiApplication.clipboard().text()
-        self.calls.submit("paste", lambda: self.model.add_puzzles(text), on_done=self._pasted)
+        when_kernels_ready(RATE_KERNELS, lambda: self.calls.submit(
+            "paste", lambda: self.model.add_puzzles(text), on_done=self._pasted), self, "Paste puzzles")
 
     def _pasted(self, answer) -> None:
         cid, n, problems = answer
@@ -459,9 +462,9 @@ class BrowserTab(QWidget):
             return
         self.count_label.setText(f"Importing {path}…")
 
-        def work():
-            return self.model.store.add_collection(import_collection(path))
-        self.calls.submit("import", work, on_done=lambda cid: self.show_collections([cid, *self.checked_ids()]))
+        when_kernels_ready(RATE_KERNELS, lambda: self.calls.submit(
+            "import", lambda: self.model.import_file(path),
+            on_done=lambda cid: self.show_collections([cid, *self.checked_ids()])), self, "Import collection")
 
     def export_file(self) -> None:
         if self.table is None or not len(self.order):
