@@ -7,8 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sudokustudio.sudoku.candidates import as_candidates, count_candidates_kernel
 from sudokustudio.sudoku.rating.kernels import (DEFAULT_CAP, TRACE_WIDTH, W_INVALID, as_batch, check_cap,
-                                                w_path_kernel)
+                                                w_path_candidates_kernel, w_path_kernel)
 from sudokustudio.sudoku.solver import count_solutions_kernel
 
 def candidate_name(x: int) -> str:
@@ -79,8 +80,23 @@ def w_rating_path(puzzle, cap: int = DEFAULT_CAP, max_steps: int = 729) -> WPath
         return WPath(W_INVALID, ())
     trace = np.zeros((max_steps, TRACE_WIDTH), dtype=np.int32)
     rating, _, n = w_path_kernel(p, cap, trace)
+    return _path(rating, trace[:min(n, max_steps)])
+
+
+def w_rating_path_from_candidates(cands, cap: int = DEFAULT_CAP, max_steps: int = 729) -> WPath:
+    """``w_rating_path`` of a grid given by its candidates (uint16[81], pencil marks)."""
+    c = as_candidates(cands).reshape(81)
+    cap = check_cap(cap)
+    if count_candidates_kernel(c, 2) != 1:
+        return WPath(W_INVALID, ())
+    trace = np.zeros((max_steps, TRACE_WIDTH), dtype=np.int32)
+    rating, _, n = w_path_candidates_kernel(c, cap, trace)
+    return _path(rating, trace[:min(n, max_steps)])
+
+
+def _path(rating, rows) -> WPath:
     steps = []
-    for row in trace[:min(n, max_steps)]:
+    for row in rows:
         length = int(row[0])
         llcs = tuple(int(row[3 * k - 1]) for k in range(1, length + 1))
         variables = tuple(int(row[3 * k]) for k in range(1, length + 1))
