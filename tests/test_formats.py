@@ -124,11 +124,42 @@ def test_sdk_round_trip(tmp_path, name):
         write_collection(tmp_path / name, None, cands=puzzle_candidates(_digits(PUZZLE))[None])
 
 
+def _library_line(deleted: str, plus_at: int | None = None) -> str:
+    """A HoDoKu library line of PUZZLE: technique code, candidate, sudoku, deleted candidates, eliminations."""
+    sudoku = PUZZLE if plus_at is None else PUZZLE[:plus_at] + "+" + GRID[plus_at] + PUZZLE[plus_at + 1:]
+    return f":0000:x:{sudoku}:{deleted}::"
+
+
+def test_hodoku_library_lines_give_their_deleted_candidates(tmp_path):
+    grid = _digits(GRID)
+    # r1c3 placed with '+' (its deletions ignored), 9 deleted in r9c1 (solution 3); a line
+    # without deletions; a deletion in a given's cell (ignored, as HoDoKu does)
+    lines = [_library_line("113 213 991", plus_at=2), _library_line(""), _library_line("111")]
+    f = tmp_path / "lib.txt"
+    f.write_text("\n".join(lines) + "\n")
+    coll = read_collection(f)
+    assert coll.marked.tolist() == [True, False, False] and coll.extras == lines
+    full = puzzle_candidates(_digits(PUZZLE))
+    assert coll.cands[0, 2] == np.uint16(1 << 3)                       # placed with '+': r1c3 = 4
+    assert coll.cands[0, 72] == full[72] & ~np.uint16(1 << 8)
+    assert np.count_nonzero(coll.cands[0] != full) == 2
+    assert np.array_equal(coll.cands[1], full) and format_puzzle(coll.puzzles[1]) == PUZZLE
+    assert np.array_equal(coll.cands[2], full)
+    n, sol = solve_with_candidates(coll.cands[0])
+    assert n == 1 and np.array_equal(sol, grid)
+    write_marked_collection(tmp_path / "back.txt.gz", coll)
+    back = read_collection(tmp_path / "back.txt.gz")
+    assert np.array_equal(back.cands, coll.cands) and np.array_equal(back.marked, coll.marked)
+
+
 # ------------------------------------------------------------------ bad lines named
 PM = format_candidates(puzzle_candidates(_digits(PUZZLE)))
 NO_CAND = PM[:9 * 2] + "." * 9 + PM[27:]                              # r1c3 empty
 TWO_FIVES = PM[:9 * 3] + "....5...." + PM[36:]                        # r1c4 := 5 beside the given 5 in r1c1
 BAD_LINES = [
+    (_library_line("4a2"), "deleted candidate '4a2' is not digit-row-column"),
+    (f":0000:x:{PUZZLE[:80]}:::", "the sudoku (4th field) has 80 cells, expected 81"),
+    (_library_line("113 213 313 413 513 613 713 813 913"), "HoDoKu library line: r1c3 has no candidate left"),
     (PUZZLE[:80], "wrong length: 80"),
     (PUZZLE[:10] + "x" + PUZZLE[11:], "bad character 'x' at r2c2"),
     (PM[:-1], "wrong length: 728 characters, expected 729"),
@@ -165,6 +196,18 @@ def test_pencil_marks_refused_where_givens_are_needed(tmp_path):
     coll = read_collection(f, pencil_marks=False)
     assert len(coll) == 1 and coll.issues[0].line == 2 and "pencil marks" in coll.issues[0].message
     assert main(["canon", str(f)]) == 2
+
+
+def test_a_gzip_bomb_is_not_unpacked(tmp_path, monkeypatch):
+    from sudokustudio.sudoku import formats
+
+    f = tmp_path / "big.txt.gz"
+    write_collection(f, np.zeros((50, 81), np.uint8))
+    monkeypatch.setattr(formats, "MAX_TEXT_BYTES", 49 * 82)
+    with pytest.raises(PuzzleFormatError, match=r"big.txt.gz: decompresses to more than 4,018 bytes"):
+        read_collection(f)
+    monkeypatch.setattr(formats, "MAX_TEXT_BYTES", 50 * 82)
+    assert len(read_collection(f)) == 50
 
 
 def test_unreadable_files_name_the_file(tmp_path):

@@ -8,6 +8,10 @@ Per line (``#`` comments and blank lines skipped, as in ``grid``):
 - 729 characters: pencil marks, cell by cell (r1c1 first), nine slots per cell;
   slot k (1..9) holds the digit k when k is a candidate, '.' or '0' when it is
   eliminated (the forum's usual one-line candidate grid);
+- HoDoKu's library format, ``:technique:candidate:sudoku:deleted:eliminations:...``
+  (6 or 7 colons): the sudoku field is 81 cells where ``+`` marks a placed digit
+  that is not a given, the deleted field lists eliminated candidates as
+  digit-row-column triples (``412 937``).  The line is kept whole as the extras;
 - either may be followed by fields: HoDoKu's ``puzzle #comment`` (the ``#``
   may touch the puzzle), tab-separated fields, Sudoku Explainer's
   ``puzzle ED=7.1/1.2/1.2``, or ``,``/``;`` separated fields.  They are kept
@@ -19,6 +23,7 @@ whatever its name.  Every error names the file and the line.
 from __future__ import annotations
 
 import gzip
+import io
 import os
 import re
 import zlib
@@ -35,6 +40,7 @@ from sudokustudio.sudoku.grid import (PuzzleCollection, PuzzleFormatError, ReadI
 PENCIL_LENGTH = 729
 _PLAIN_UP_TO = (81 + PENCIL_LENGTH) // 2   # a longer token is read (and its errors named) as pencil marks
 GZIP_MAGIC = b"\x1f\x8b"
+MAX_TEXT_BYTES = 1 << 30      # of a gunzipped file
 _CELL_RUN = re.compile(r"[.0-9]+")
 _FIELD_START = "#,;"          # a field may touch the puzzle after these
 _PENCIL_SLOT = np.full((256, 9), 255, dtype=np.uint16)   # byte, slot -> bit (0 eliminated, 255 bad)
@@ -106,6 +112,46 @@ def format_candidates(cands, empty: str = ".") -> str:
     return text if empty == "." else text.replace(".", empty)
 
 
+def is_hodoku_library_line(s: str) -> bool:
+    return s.startswith(":") and s.count(":") in (6, 7)
+
+
+def parse_hodoku_library(s: str, *, source: str | None = None, line: int | None = None,
+                         check_units: bool = True) -> tuple[np.ndarray, bool]:
+    """(candidate masks uint16[81], whether they say more than the givens) of one HoDoKu
+    library line.  As in HoDoKu, a deletion in a placed cell is ignored."""
+    fields = s.split(":")
+    sudoku = fields[3].strip()
+    placed_not_given = "+" in sudoku
+    cells = sudoku.replace("+", "")
+    if len(cells) != 81:
+        raise PuzzleFormatError(f"HoDoKu library line: the sudoku (4th field) has {len(cells)} cells, "
+                                f"expected 81", source, line)
+    bad = next((i for i, ch in enumerate(cells) if ch not in ".0123456789"), None)
+    if bad is not None:
+        raise PuzzleFormatError(f"HoDoKu library line: bad character {cells[bad]!r} at {_cell_name(bad)} "
+                                f"in the sudoku field", source, line)
+    puzzle = np.frombuffer(cells.replace(".", "0").encode("ascii"), dtype=np.uint8) - 48
+    if check_units:
+        dup = find_duplicate(puzzle)
+        if dup is not None:
+            raise PuzzleFormatError(f"HoDoKu library line: {dup}", source, line)
+    cands = puzzle_candidates(puzzle)
+    deleted = fields[4].split() if len(fields) > 4 else []
+    for item in deleted:
+        if len(item) != 3 or not item.isdigit() or "0" in item:
+            raise PuzzleFormatError(f"HoDoKu library line: deleted candidate {item!r} is not "
+                                    f"digit-row-column (like 412)", source, line)
+        d, r, c = (int(ch) for ch in item)
+        cell = (r - 1) * 9 + c - 1
+        if puzzle[cell] == 0:
+            cands[cell] &= ~np.uint16(1 << (d - 1))
+            if cands[cell] == 0:
+                raise PuzzleFormatError(f"HoDoKu library line: {_cell_name(cell)} has no candidate left",
+                                        source, line)
+    return cands, placed_not_given or bool((cands != puzzle_candidates(puzzle)).any())
+
+
 def _cell_name(cell: int) -> str:
     return f"r{cell // 9 + 1}c{cell % 9 + 1}"
 
@@ -136,12 +182,25 @@ def parse_marked_collection(text: str, source: str = "<text>", *, strict: bool =
     with ``pencil_marks=False`` a pencil-mark line is an unreadable line."""
     raw_lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     plain_lines = []          # the text grid reads: pencil lines blanked, fields set apart by a space
-    pencil = {}               # line number -> (cands, extras)
+    pencil = {}               # line number -> (cands, extras, marked): pencil marks, HoDoKu library lines
     issues = []
     for n, ln in enumerate(raw_lines, start=1):
         s = ln.strip()
         if not s or s.startswith("#"):
             plain_lines.append("")
+            continue
+        if is_hodoku_library_line(s):
+            plain_lines.append("")
+            try:
+                cands, says_more = parse_hodoku_library(s, source=source, line=n, check_units=check_units)
+            except PuzzleFormatError as e:
+                issues.append(ReadIssue(n, e.reason))
+                continue
+            if says_more and not pencil_marks:
+                issues.append(ReadIssue(n, "HoDoKu library line with deleted candidates or placed digits: "
+                                           "pencil marks are not accepted here"))
+                continue
+            pencil[n] = (cands, s, says_more)
             continue
         cells, extras = _split_fields(s)
         if len(cells) <= _PLAIN_UP_TO:
@@ -153,7 +212,7 @@ def parse_marked_collection(text: str, source: str = "<text>", *, strict: bool =
                                        f"expected an 81-character puzzle"))
             continue
         try:
-            pencil[n] = (parse_candidates(cells, source=source, line=n, check_units=check_units), extras)
+            pencil[n] = (parse_candidates(cells, source=source, line=n, check_units=check_units), extras, True)
         except PuzzleFormatError as e:
             issues.append(ReadIssue(n, e.reason))
     plain = parse_collection("\n".join(plain_lines), source, check_units=check_units)
@@ -171,17 +230,16 @@ def _merge(plain: PuzzleCollection, pencil: dict, issues: list[ReadIssue], sourc
     if not pencil:
         return MarkedCollection(plain.puzzles, plain.lines, plain.extras, all_issues, source,
                                 plain_cands, np.zeros(len(plain), np.bool_))
-    rows = [(n, False, k) for k, n in enumerate(plain.lines)] + [(n, True, n) for n in pencil]
-    rows.sort()
+    rows = sorted([(n, False, k) for k, n in enumerate(plain.lines)] + [(n, True, n) for n in pencil])
     cands = np.empty((len(rows), 81), dtype=np.uint16)
+    marked = np.zeros(len(rows), dtype=np.bool_)
     extras = []
     for i, (n, is_pencil, k) in enumerate(rows):
         if is_pencil:
-            cands[i], extra = pencil[k]
+            cands[i], extra, marked[i] = pencil[k]
         else:
             cands[i], extra = plain_cands[k], plain.extras[k]
         extras.append(extra)
-    marked = np.array([r[1] for r in rows], dtype=np.bool_)
     return MarkedCollection(singles_of(cands), [r[0] for r in rows], extras, all_issues, source, cands, marked)
 
 
@@ -195,9 +253,12 @@ def read_text(path: str | os.PathLike) -> str:
         raise PuzzleFormatError(f"cannot read file: {e.strerror or e}", str(p)) from e
     if data[:2] == GZIP_MAGIC:
         try:
-            data = gzip.decompress(data)
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as z:
+                data = z.read(MAX_TEXT_BYTES + 1)
         except (OSError, EOFError, zlib.error) as e:
             raise PuzzleFormatError(f"starts like a gzip file but cannot be decompressed ({e})", str(p)) from None
+        if len(data) > MAX_TEXT_BYTES:   # a few kilobytes can unpack to gigabytes
+            raise PuzzleFormatError(f"decompresses to more than {MAX_TEXT_BYTES:,} bytes; not read", str(p))
     try:
         return decode_text(data, str(p))
     except TextEncodingError as e:
