@@ -320,6 +320,33 @@ def test_whip_eliminations_never_raise_the_rating(shared_data):
     assert checked >= 10
 
 
+def test_the_path_from_pencil_marks_is_the_puzzles_path(shared_data):
+    steps = 0
+    for p in _data(shared_data, CB, 8):
+        plain = w_rating_path(p)
+        assert w_rating_path_from_candidates(_brt_marks([p])[0]) == plain
+        steps += len(plain.steps)
+    assert steps > 20
+
+
+def test_rating_job_reads_pencil_marks_from_a_file(shared_data, tmp_path):
+    puzzles, cands, marked = _mixed(shared_data)
+    f = tmp_path / "m.txt.gz"
+    write_collection(f, puzzles, cands=cands, marked=marked)
+    job = RatingJob(path=str(f), chunk=6)
+    ratings, n_cands = job.arrays(job.run_batch(0, 0))
+    assert np.array_equal(ratings, rate_puzzles(puzzles)[0]) and np.array_equal(n_cands, rate_puzzles(puzzles)[1])
+
+
+def test_the_rate_dialog_reads_gzip_and_skips_pencil_marks(tmp_path):
+    from sudokustudio.models.rating import RatingModel
+
+    f = tmp_path / "r.txt.gz"
+    f.write_bytes(gzip.compress(f"{PUZZLE} #c\n{PM}\n".encode()))
+    coll = RatingModel.read_file(f)
+    assert len(coll) == 1 and coll.extras == ["#c"] and coll.issues[0].line == 2
+
+
 def test_rating_job_takes_pencil_mark_lines(shared_data):
     puzzles, cands, marked = _mixed(shared_data)
     lines = [format_candidates(cands[i]) if marked[i] else format_puzzle(puzzles[i]) for i in range(6)]
