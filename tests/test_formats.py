@@ -102,6 +102,15 @@ def test_pencil_marks_round_trip_mixed_with_puzzles(shared_data, tmp_path, name)
     assert (tmp_path / ("again" + name)).read_bytes() == (tmp_path / name).read_bytes()
 
 
+def test_random_pencil_marks_round_trip():
+    rng = np.random.default_rng(11)
+    cands = rng.integers(1, 512, size=(200, 81)).astype(np.uint16)
+    for c in cands:
+        for empty in ".0":
+            text = format_candidates(c, empty)
+            assert len(text) == 729 and np.array_equal(parse_candidates(text, check_units=False), c)
+
+
 def test_zero_marks_an_eliminated_candidate_like_a_dot():
     c = _brt_marks([_digits(PUZZLE)])[0]
     assert np.array_equal(parse_candidates(format_candidates(c, "0")), c)
