@@ -26,11 +26,12 @@ def run(args) -> int:
     import numpy as np
 
     from sudokustudio.sudoku.canon import classes, minlex_many
-    from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, read_puzzles
+    from sudokustudio.sudoku.formats import read_collection
+    from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle
 
     if args.threads < 1:
         raise ValueError("--threads must be at least 1")
-    coll = read_puzzles(args.file)
+    coll = read_collection(args.file, pencil_marks=False)   # canonical forms are of givens
     if coll.issues:    # every line must be read: a class count over part of a file would mislead
         first = coll.issues[0]
         raise PuzzleFormatError(f"{first.message} ({len(coll.issues)} unreadable line"

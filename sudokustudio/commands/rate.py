@@ -19,7 +19,9 @@ def register(sub) -> None:
                     "BRT (constraint propagation + singles) and whips of length <= n solve it. "
                     "0 = BRT alone; CAP+1 ('> CAP') = not solved with whips of length <= CAP; "
                     "-1 = no solution or several. Also counts the candidates left after BRT.")
-    p.add_argument("file", metavar="FILE", help="puzzle file (.txt, .sdm, .sdk; one puzzle per line)")
+    p.add_argument("file", metavar="FILE",
+                   help="puzzle file (.txt, .sdm, .sdk; one puzzle per line: 81 characters, or 729 for "
+                        "pencil marks, rated from those candidates; gzipped or not)")
     p.add_argument("--cap", type=limits.whole(1, MAX_CAP), default=DEFAULT_CAP,
                    help=f"longest whip tried, 1..{MAX_CAP} (default %(default)s)")
     p.add_argument("--csv", metavar="OUT", default=None,
@@ -32,15 +34,25 @@ def register(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _explain(coll, i: int, cap: int) -> list[str]:
+    """The whips behind row i's rating, from its candidates when the line gave pencil marks."""
+    from sudokustudio.sudoku.rating import w_rating_path
+    from sudokustudio.sudoku.rating.paths import w_rating_path_from_candidates
+
+    path = w_rating_path_from_candidates(coll.cands[i], cap) if coll.marked[i] else w_rating_path(coll.puzzles[i], cap)
+    return [str(step) for step in path.steps]
+
+
 def run(args) -> int:
-    from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
-    from sudokustudio.sudoku.rating import RatingJob, rating_label, w_histogram, w_rating_path
+    from sudokustudio.sudoku.formats import read_collection
+    from sudokustudio.sudoku.rating import RatingJob, rating_label, w_histogram
 
     check_outputs((args.csv, "--csv"))
-    coll = read_puzzles(args.file, check_units=False)
+    coll = read_collection(args.file, check_units=False)
     for issue in coll.issues:
         print(f"{args.file}: {issue}", file=sys.stderr)
-    job = RatingJob(puzzles=[format_puzzle(p) for p in coll.puzzles], cap=args.cap)
+    # a pencil-mark line goes to the job as its 729 characters: rated from its candidates
+    job = RatingJob(puzzles=[coll.line_text(i) for i in range(len(coll))], cap=args.cap)
     job.warm_up()
     t0 = work_started()
     n_batches = job.n_batches()
@@ -60,9 +72,8 @@ def run(args) -> int:
             w = csv.writer(f)
             w.writerow(["line", "puzzle", "W", "cands_after_BRT"])
             for i in range(len(coll)):
-                w.writerow([coll.lines[i], format_puzzle(coll.puzzles[i]), int(ratings[i]), int(cands[i])])
-    paths = ([[str(step) for step in w_rating_path(p, args.cap).steps] for p in coll.puzzles]
-             if args.explain else None)
+                w.writerow([coll.lines[i], coll.line_text(i), int(ratings[i]), int(cands[i])])
+    paths = [_explain(coll, i, args.cap) for i in range(len(coll))] if args.explain else None
     if args.json:
         out = {"puzzles": len(coll), "cap": args.cap, "ratings": ratings.tolist(),
                "cands_after_brt": cands.tolist(), "hist": hist,

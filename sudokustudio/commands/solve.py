@@ -17,7 +17,9 @@ def register(sub) -> None:
                        epilog="seconds: the solving (wall time, after start-up and reading); solve_seconds: "
                               "CPU time in the solver kernel, summed over the threads (one thread with "
                               "--threads 1).")
-    p.add_argument("file", metavar="FILE", help="puzzle file (.txt, .sdm, .sdk; one puzzle per line)")
+    p.add_argument("file", metavar="FILE",
+                   help="puzzle file (.txt, .sdm, .sdk; one puzzle per line: 81 characters, or 729 for "
+                        "pencil marks; gzipped or not)")
     p.add_argument("--limit", type=limits.whole(1, MAX_LIMIT), default=2,
                    help=f"stop counting solutions at this number, 1..{MAX_LIMIT} (default 2)")
     add_threads_arg(p)
@@ -48,17 +50,52 @@ def _solve_parallel(puzzles, limit: int, threads: int):
     return tuple(np.concatenate([p[0][k] for p in parts]) for k in range(3)), sum(p[1] for p in parts)
 
 
+def _solve_marked(coll, limit: int):
+    """Solutions and counts of the pencil-mark rows of ``coll`` (the candidate solver),
+    and its CPU time; None when the file has none."""
+    if not coll.has_marks:
+        return None
+    from sudokustudio.sudoku.candidates import solve_candidates_batch
+
+    c0 = time.thread_time()
+    sols, counts = solve_candidates_batch(coll.cands[coll.marked], limit)
+    return sols, counts, time.thread_time() - c0
+
+
+def _in_file_order(marked, plain_parts, marked_parts):
+    """Arrays of the plain rows and of the pencil-mark rows merged back into one, row by row."""
+    import numpy as np
+
+    out = []
+    for a, b in zip(plain_parts, marked_parts):
+        merged = np.zeros((len(marked),) + a.shape[1:], dtype=a.dtype)
+        merged[~marked] = a
+        merged[marked] = b
+        out.append(merged)
+    return out
+
+
 def run(args) -> int:
-    from sudokustudio.sudoku.grid import find_duplicate, format_puzzle, read_puzzles
+    from sudokustudio.sudoku.formats import read_collection
+    from sudokustudio.sudoku.grid import find_duplicate, format_puzzle
     from sudokustudio.sudoku.solver import solve_batch
 
     # contradictory givens are readable: the solver reports them as having no solution
-    coll = read_puzzles(args.file, check_units=False)
+    coll = read_collection(args.file, check_units=False)
     for issue in coll.issues:
         print(f"{args.file}: {issue}", file=sys.stderr)
     solve_batch(coll.puzzles[:0], args.limit)  # loads the kernel (start-up, not solving time)
+    if coll.has_marks:
+        from sudokustudio.sudoku.candidates import solve_candidates_batch
+
+        solve_candidates_batch(coll.cands[:1] | 0x1FF, 1)   # the same for the candidate solver
     t0 = work_started()
-    (sols, counts, _), solve_secs = _solve_parallel(coll.puzzles, args.limit, args.threads)
+    plain = coll.puzzles[~coll.marked] if coll.has_marks else coll.puzzles
+    (sols, counts, _), solve_secs = _solve_parallel(plain, args.limit, args.threads)
+    marked = _solve_marked(coll, args.limit)
+    if marked is not None:   # pencil-mark lines: the candidate solver, results back in file order
+        sols, counts = _in_file_order(coll.marked, (sols, counts), marked[:2])
+        solve_secs += marked[2]
     secs = time.perf_counter() - t0
     unique = int((counts == 1).sum())
     multiple = int((counts >= 2).sum())

@@ -27,7 +27,8 @@ from pathlib import Path
 import numpy as np
 
 from sudokustudio.jobs.sqlite import BUSY_TIMEOUT, SqliteFile, is_busy
-from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, parse_puzzle, read_puzzles
+from sudokustudio.sudoku.formats import read_collection
+from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, parse_puzzle
 
 EXPORT_SUFFIXES = (".txt", ".sdm", ".csv")
 
@@ -351,7 +352,7 @@ def import_collection(path, *, generator: str | None = None, weight_field: bool 
     if p.suffix.lower() == ".csv":
         return _import_csv(p, gen)
     try:
-        coll = read_puzzles(p)
+        coll = read_collection(p, pencil_marks=False)   # statistics need givens: pencil marks are refused
     except PuzzleFormatError as e:
         raise CollectionError(str(e)) from e
     if coll.issues:

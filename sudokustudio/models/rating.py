@@ -17,7 +17,8 @@ from typing import Callable
 import numpy as np
 
 from sudokustudio.jobs.run import Run, Status, StopRules
-from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
+from sudokustudio.sudoku.formats import read_collection
+from sudokustudio.sudoku.grid import format_puzzle
 from sudokustudio.sudoku.correction import correction_factor
 from sudokustudio.sudoku.rating import (DEFAULT_CAP, SEED002_RAW_PERCENT, SEED002_REAL_PERCENT, RatingJob,
                                         w_distribution, w_rating_path)
@@ -57,8 +58,10 @@ class RatingModel:
     # ------------------------------------------------------------------ input
     @staticmethod
     def read_file(path: str | Path):
-        """The puzzles of a file and its unreadable lines (slow for big files: off the UI thread)."""
-        return read_puzzles(path, check_units=False)
+        """The puzzles of a file and its unreadable lines (slow for big files: off the UI thread).
+        Gzipped files and trailing fields are read; pencil-mark lines are unreadable lines here
+        (the distribution's cf(n) needs clues; ``sudokustudio-cli rate`` rates them)."""
+        return read_collection(path, check_units=False, pencil_marks=False)
 
     def set_puzzles(self, puzzles, label: str = "collection", lines=None, weights=None) -> None:
         """Puzzles to rate (uint8[N, 81]); ``lines`` default to 1..N; ``weights``: a sampler's

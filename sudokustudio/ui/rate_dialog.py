@@ -218,7 +218,7 @@ class RateDialog(QDialog):
     def choose_file(self) -> None:
         folder = str(self.settings.value("folders/rate", str(Path.home()))) if self.settings else str(Path.home())
         path, _ = QFileDialog.getOpenFileName(self, "Puzzles to rate", folder,
-                                              "Puzzle files (*.txt *.sdm *.sdk);;All files (*)")
+                                              "Puzzle files (*.txt *.sdm *.sdk *.gz);;All files (*)")
         if path:
             self.open_file(path)
 

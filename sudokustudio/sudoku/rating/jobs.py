@@ -6,7 +6,7 @@ import numpy as np
 
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.sudoku.correction import correction_factor
-from sudokustudio.sudoku.rating.kernels import DEFAULT_CAP, brt_kernel, check_cap, rate_puzzles
+from sudokustudio.sudoku.rating.kernels import DEFAULT_CAP, brt_kernel, check_cap, rate_candidates, rate_puzzles
 from sudokustudio.sudoku.rating.paths import rating_label, replay_path, w_rating_path
 
 # ------------------------------------------------------------------ distributions
@@ -62,23 +62,36 @@ class RatingJob(BatchJob):
             raise ValueError("RatingJob needs exactly one of path= or puzzles=")
         super().__init__(path=path, puzzles=puzzles, cap=check_cap(cap), chunk=int(chunk))
         self._data = None
+        self._cands = None     # uint16[N, 81] when some puzzle is given by pencil marks, else None
 
     def __getstate__(self):
         d = dict(self.__dict__)
-        d["_data"] = None  # reloaded where the job runs
+        d["_data"] = d["_cands"] = None  # reloaded where the job runs
         return d
 
     @property
     def puzzles(self) -> np.ndarray:
+        """The puzzles (uint8[N, 81]); a pencil-mark line (729 characters, in the file
+        or in ``puzzles=``) shows its single candidates here and is rated from all of
+        its candidates (``candidates``)."""
         if self._data is None:
-            from sudokustudio.sudoku.grid import parse_puzzle, read_puzzles
+            from sudokustudio.sudoku.formats import parse_marked_collection, read_collection
 
             if self.spec["path"] is not None:
-                self._data = read_puzzles(self.spec["path"], check_units=False).puzzles
+                coll = read_collection(self.spec["path"], check_units=False)
             else:
-                rows = [parse_puzzle(s, check_units=False) for s in self.spec["puzzles"]]
-                self._data = np.array(rows, dtype=np.uint8).reshape(-1, 81)
+                coll = parse_marked_collection("\n".join(self.spec["puzzles"]), strict=True, check_units=False)
+                if len(coll) != len(self.spec["puzzles"]):
+                    raise ValueError("RatingJob: every puzzle string must be one puzzle line")
+            self._cands = coll.cands if coll.has_marks else None
+            self._data = coll.puzzles
         return self._data
+
+    @property
+    def candidates(self) -> np.ndarray | None:
+        """Candidate masks of every puzzle when some are pencil marks, else None."""
+        _ = self.puzzles
+        return self._cands
 
     def n_batches(self) -> int:
         return -(-len(self.puzzles) // self.spec["chunk"])
@@ -88,8 +101,11 @@ class RatingJob(BatchJob):
 
     def run_batch(self, batch_index: int, seed: int):
         c = self.spec["chunk"]
-        chunk = self.puzzles[batch_index * c:(batch_index + 1) * c]
-        ratings, cands = rate_puzzles(chunk, self.spec["cap"])
+        part = slice(batch_index * c, (batch_index + 1) * c)
+        if self.candidates is None:
+            ratings, cands = rate_puzzles(self.puzzles[part], self.spec["cap"])
+        else:   # a plain puzzle's candidates rate as the puzzle does
+            ratings, cands = rate_candidates(self.candidates[part], self.spec["cap"])
         hist = np.bincount(ratings.astype(np.int64) + 1, minlength=self.spec["cap"] + 3)
         return {"parts": {batch_index: (ratings, cands)}, "hist": hist.astype(np.int64)}
 
@@ -100,6 +116,8 @@ class RatingJob(BatchJob):
 
     def warm_up(self) -> None:
         warm_up()
+        if self.candidates is not None:
+            rate_candidates(np.full((1, 81), 0x1FF, dtype=np.uint16), 2)
 
     @staticmethod
     def arrays(total) -> tuple[np.ndarray, np.ndarray]:

@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sudokustudio.sudoku.candidates import as_candidates, count_candidates_kernel
 from sudokustudio.sudoku.solver import count_solutions_kernel
 from sudokustudio.sudoku.tables import PEERS, UNITS
 
@@ -178,6 +179,24 @@ def _init_state(puzzle, cand, value, queue):
 
 
 @njit(cache=True, nogil=True)
+def _init_state_from_candidates(cands, cand, value, queue):
+    """Like ``_init_state`` from candidate masks (bit d-1: digit d possible) instead of
+    givens: a cell with one candidate is decided; BRT follows.  False on a contradiction."""
+    qn = _Z64
+    for c in range(81):
+        m = np.int64(cands[c]) & 0x1FF
+        if m == 0:
+            return False
+        cand[c] = m
+        value[c] = 0
+    for c in range(81):
+        if POP9[cand[c]] == 1:
+            qn = _decide(np.int64(c), _digit_of(cand[c]), cand, value, queue, qn)
+    # two equal single candidates in one unit: the propagation sees a contradiction
+    return _brt_fixpoint(cand, value, queue, qn)
+
+
+@njit(cache=True, nogil=True)
 def _count_left(cand, value):
     n_cands = 0
     n_decided = 0
@@ -207,32 +226,27 @@ def brt_kernel(puzzle):
 
 
 @njit(cache=True, nogil=True)
+def brt_candidates_kernel(cands, out):
+    """BRT on a candidate grid ``cands`` (uint16[81]); the candidates left go into
+    ``out`` (uint16[81]).  Returns what ``brt_kernel`` returns."""
+    cand = np.empty(81, dtype=np.int32)
+    value = np.empty(81, dtype=np.int32)
+    queue = np.empty(81, dtype=np.int32)
+    if not _init_state_from_candidates(cands, cand, value, queue):
+        return False, -1, -1
+    for c in range(81):
+        out[c] = cand[c]
+    n_cands, n_decided = _count_left(cand, value)
+    return n_decided == 81, n_cands, n_decided
+
+
+@njit(cache=True, nogil=True)
 def brt_batch_kernel(puzzles, solved, n_cands, n_decided):
     for i in range(puzzles.shape[0]):
         s, a, b = brt_kernel(puzzles[i])
         solved[i] = s
         n_cands[i] = a
         n_decided[i] = b
-
-
-@njit(cache=True, nogil=True)
-def brt_candidates_kernel(cand, value):
-    """BRT from a candidate state, in place: ``cand`` int32[81] masks, ``value``
-    int32[81] digits (0 = undecided, its peers already cleared of it).  Every
-    undecided cell with one candidate left is decided, then BRT runs to its
-    fixpoint.  Returns False on a contradiction.  (Replays a W path one
-    elimination at a time; a givens puzzle is the state with one bit per
-    given cell.)"""
-    queue = np.empty(81, dtype=np.int32)
-    qn = _Z64
-    for c in range(81):
-        if value[c] == 0:
-            m = cand[c]
-            if m == 0:
-                return False
-            if POP9[m] == 1:
-                qn = _decide(np.int64(c), _digit_of(m), cand, value, queue, qn)
-    return _brt_fixpoint(cand, value, queue, qn)
 
 
 # ------------------------------------------------------------------ whips
@@ -380,13 +394,31 @@ def w_path_kernel(puzzle, cap, trace):
     contradiction (no solution).  The caller checks uniqueness (see
     ``rate_batch_kernel``).
     """
-    if cap > MAX_CAP:
-        cap = MAX_CAP
     cand = np.empty(81, dtype=np.int32)
     value = np.empty(81, dtype=np.int32)
     queue = np.empty(81, dtype=np.int32)
     if not _init_state(puzzle, cand, value, queue):
         return -1, -1, 0
+    return _w_path_from_state(cand, value, queue, cap, trace)
+
+
+@njit(cache=True, nogil=True)
+def w_path_candidates_kernel(cands, cap, trace):
+    """``w_path_kernel`` for a grid given by its candidates (uint16[81], bit d-1 set
+    when digit d is possible) instead of its givens."""
+    cand = np.empty(81, dtype=np.int32)
+    value = np.empty(81, dtype=np.int32)
+    queue = np.empty(81, dtype=np.int32)
+    if not _init_state_from_candidates(cands, cand, value, queue):
+        return -1, -1, 0
+    return _w_path_from_state(cand, value, queue, cap, trace)
+
+
+@njit(cache=True, nogil=True)
+def _w_path_from_state(cand, value, queue, cap, trace):
+    """The whip search of ``w_path_kernel`` from a state after BRT (see there)."""
+    if cap > MAX_CAP:
+        cap = MAX_CAP
     n_after_brt, n_decided = _count_left(cand, value)
     if n_decided == 81:
         return 0, 0, 0
@@ -473,6 +505,22 @@ def rate_batch_kernel(puzzles, cap, ratings, n_cands):
         n_cands[i] = nc
 
 
+@njit(cache=True, nogil=True)
+def rate_candidates_batch_kernel(cands, cap, ratings, n_cands):
+    """``rate_batch_kernel`` for grids given by their candidates (uint16[N, 81])."""
+    no_trace = np.empty((0, TRACE_WIDTH), dtype=np.int32)
+    left = np.empty(81, dtype=np.uint16)
+    for i in range(cands.shape[0]):
+        if count_candidates_kernel(cands[i], _TWO) != 1:
+            ok, nc, nd = brt_candidates_kernel(cands[i], left)
+            ratings[i] = W_INVALID
+            n_cands[i] = nc
+            continue
+        w, nc, _ = w_path_candidates_kernel(cands[i], cap, no_trace)
+        ratings[i] = w
+        n_cands[i] = nc
+
+
 def as_batch(puzzles) -> np.ndarray:
     p = np.ascontiguousarray(puzzles, dtype=np.uint8)
     if p.ndim == 1:
@@ -510,3 +558,22 @@ def rate_puzzles(puzzles, cap: int = DEFAULT_CAP) -> tuple[np.ndarray, np.ndarra
     if p.shape[0]:
         rate_batch_kernel(p, cap, ratings, cands)
     return ratings, cands
+
+
+def brt_candidates(cands) -> np.ndarray | None:
+    """The candidates (uint16[81]) left by BRT on a candidate grid, None on a contradiction.
+    ``candidates.puzzle_candidates(puzzle)`` turns a plain puzzle into such a grid."""
+    out = np.zeros(81, dtype=np.uint16)
+    ok, n_cands, _ = brt_candidates_kernel(as_candidates(cands).reshape(81), out)
+    return None if n_cands < 0 else out
+
+
+def rate_candidates(cands, cap: int = DEFAULT_CAP) -> tuple[np.ndarray, np.ndarray]:
+    """``rate_puzzles`` for grids given by their candidates (uint16[N, 81])."""
+    c = as_candidates(cands).reshape(-1, 81)
+    cap = check_cap(cap)
+    ratings = np.zeros(c.shape[0], dtype=np.int16)
+    n_cands = np.zeros(c.shape[0], dtype=np.int16)
+    if c.shape[0]:
+        rate_candidates_batch_kernel(c, cap, ratings, n_cands)
+    return ratings, n_cands

@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from sudokustudio.sudoku.candidates import as_candidates, count_candidates_kernel
 from sudokustudio.sudoku.rating.kernels import (DEFAULT_CAP, TRACE_WIDTH, W_INVALID, as_batch, brt_candidates_kernel,
-                                                check_cap,
-                                                w_path_kernel)
+                                                check_cap, w_path_candidates_kernel, w_path_kernel)
 from sudokustudio.sudoku.solver import count_solutions_kernel
 
 def candidate_name(x: int) -> str:
@@ -80,8 +80,23 @@ def w_rating_path(puzzle, cap: int = DEFAULT_CAP, max_steps: int = 729) -> WPath
         return WPath(W_INVALID, ())
     trace = np.zeros((max_steps, TRACE_WIDTH), dtype=np.int32)
     rating, _, n = w_path_kernel(p, cap, trace)
+    return _path(rating, trace[:min(n, max_steps)])
+
+
+def w_rating_path_from_candidates(cands, cap: int = DEFAULT_CAP, max_steps: int = 729) -> WPath:
+    """``w_rating_path`` of a grid given by its candidates (uint16[81], pencil marks)."""
+    c = as_candidates(cands).reshape(81)
+    cap = check_cap(cap)
+    if count_candidates_kernel(c, 2) != 1:
+        return WPath(W_INVALID, ())
+    trace = np.zeros((max_steps, TRACE_WIDTH), dtype=np.int32)
+    rating, _, n = w_path_candidates_kernel(c, cap, trace)
+    return _path(rating, trace[:min(n, max_steps)])
+
+
+def _path(rating, rows) -> WPath:
     steps = []
-    for row in trace[:min(n, max_steps)]:
+    for row in rows:
         length = int(row[0])
         llcs = tuple(int(row[3 * k - 1]) for k in range(1, length + 1))
         variables = tuple(int(row[3 * k]) for k in range(1, length + 1))
@@ -126,21 +141,30 @@ def replay_path(puzzle, path: WPath) -> list[PathFrame]:
     (``w_rating_path`` records only the whips; the singles between them are
     BRT, replayed here with the rating's own kernel.)"""
     p = as_batch(puzzle)[0]
-    cand = np.full(81, 0x1FF, dtype=np.int32)
+    cands = np.full(81, 0x1FF, dtype=np.uint16)
     given = p > 0
-    cand[given] = 1 << (p[given].astype(np.int32) - 1)
-    value = np.zeros(81, dtype=np.int32)
-    if not brt_candidates_kernel(cand, value):
+    cands[given] = 1 << (p[given].astype(np.uint16) - 1)
+    after = np.zeros(81, dtype=np.uint16)
+    if brt_candidates_kernel(cands, after)[1] < 0:
         raise ValueError("the givens contradict each other (BRT finds a cell or unit without candidate)")
     frames = []
     for step in path.steps:
-        frames.append(PathFrame(cand.copy(), value.copy(), step))
+        frames.append(_frame(after, step))
         cell, d = divmod(step.target, 9)
-        if not cand[cell] >> d & 1:
+        if not after[cell] >> d & 1:
             raise ValueError(f"step {len(frames)} eliminates r{cell // 9 + 1}c{cell % 9 + 1}≠{d + 1}, "
                              f"which is no longer a candidate")
-        cand[cell] &= ~(1 << d)
-        if not brt_candidates_kernel(cand, value):
+        cands = after.copy()
+        cands[cell] &= ~np.uint16(1 << d)
+        if brt_candidates_kernel(cands, after)[1] < 0:
             raise ValueError(f"step {len(frames)} leads to a contradiction")
-    frames.append(PathFrame(cand.copy(), value.copy(), None))
+    frames.append(_frame(after, None))
     return frames
+
+
+def _frame(cands: np.ndarray, step) -> PathFrame:
+    """After BRT a cell with one candidate left is decided: its digit is its value."""
+    cand = cands.astype(np.int32)
+    single = (cand & (cand - 1)) == 0
+    value = np.where(single, np.log2(np.maximum(cand, 1)).astype(np.int32) + 1, 0).astype(np.int32)
+    return PathFrame(cand, value, step)

@@ -57,7 +57,8 @@ def read_grid(text_or_path: str) -> np.ndarray:
 
     A puzzle (with empty cells) is replaced by its solution if it is unique.
     """
-    from sudokustudio.sudoku.grid import parse_puzzle, read_puzzles
+    from sudokustudio.sudoku.formats import read_collection
+    from sudokustudio.sudoku.grid import parse_puzzle
     from sudokustudio.sudoku.solver import solve_with_stats
 
     s = text_or_path.strip()
@@ -67,7 +68,7 @@ def read_grid(text_or_path: str) -> np.ndarray:
         path = Path(s)
         if not path.exists():
             raise ValueError(f"expected an 81-digit grid or a file name; {s!r} is neither")
-        coll = read_puzzles(path)
+        coll = read_collection(path, pencil_marks=False)
         if len(coll) == 0:
             raise ValueError(f"{s}: no puzzle or grid found")
         p = coll.puzzles[0]
