@@ -147,3 +147,9 @@ def warm_up() -> None:
     rate_puzzles(easy_puzzle[None, :], DEFAULT_CAP)
     brt_kernel(p[0])
     replay_path(easy_puzzle, w_rating_path(easy_puzzle))   # the browser's path view
+    # pencil-mark input (sudoku.formats): the candidate solver and the rating from candidates
+    from sudokustudio.sudoku.candidates import puzzle_candidates, solve_candidates_batch
+
+    marks = puzzle_candidates(easy_puzzle[None, :])
+    solve_candidates_batch(marks, 2)
+    rate_candidates(marks, DEFAULT_CAP)
