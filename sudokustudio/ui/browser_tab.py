@@ -61,10 +61,8 @@ class BrowserTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.headers)
 
     def headerData(self, section, orientation, role=Qt.DisplayRole):  # noqa: N802 (Qt name)
-        if role == Qt.DisplayRole:
-            if orientation == Qt.Horizontal:
-                return self.headers[section]
-            return str(section + 1)
+        if role == Qt.DisplayRole and orientation == Qt.Horizontal:
+            return self.headers[section]
         return None
 
     def data(self, index, role=Qt.DisplayRole):
@@ -223,6 +221,9 @@ class BrowserTab(QWidget):
         self.view.setSortingEnabled(True)
         self.view.verticalHeader().setSectionResizeMode(QHeaderView.Fixed)
         self.view.verticalHeader().setDefaultSectionSize(22)
+        # hidden: to size itself, the row-number header asks every row's label after each
+        # reset (430,000 calls, 2.4 s, for 60,000 rows)
+        self.view.verticalHeader().setVisible(False)
         self.view.horizontalHeader().setStretchLastSection(True)
         mono = QFont("Monospace")
         mono.setStyleHint(QFont.TypeWriter)
