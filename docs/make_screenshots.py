@@ -156,7 +156,7 @@ def main() -> int:
 
 def shoot_browser(app, win, tab_of) -> None:
     """browser.png: the Collections tab over magictour's first 200 puzzles (rated on import),
-    hardest first, the hardest puzzle's W path at its first whip of length 3 or more."""
+    W <= 12, hardest first, the hardest puzzle's W path at its first whip of length 3 or more."""
     from PySide6.QtCore import Qt
 
     from sudokustudio.ui.browser_tab import BrowserTab
@@ -167,10 +167,13 @@ def shoot_browser(app, win, tab_of) -> None:
     path = Path(TMP) / "magictour_top200.txt"
     path.write_text("\n".join(lines) + "\n")
     tab.open_file(str(path))
-    pump(app, 900, until=lambda: tab.table is not None and len(tab.order) == 200)
+    pump(app, 900, until=lambda: tab.table is not None and len(tab.table) > 0 and len(tab.order) == len(tab.table))
+    tab.metric_combo.setCurrentText("W")
+    tab.metric_hi.setValue(12)          # the hardest puzzle whose path ends solved
+    pump(app, 1.0)
     tab.view.sortByColumn(tab.table_model.headers.index("W"), Qt.DescendingOrder)
     pump(app, 1.0)
-    tab.view.selectRow(0)
+    tab.view.setCurrentIndex(tab.table_model.index(0, 0))
     pump(app, 300, until=lambda: bool(tab.frames))
     long_whip = next((k for k, f in enumerate(tab.frames) if f.step is not None and f.step.length >= 3), 0)
     tab.step(long_whip)

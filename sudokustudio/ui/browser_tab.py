@@ -32,6 +32,8 @@ from sudokustudio.ui.widgets.sudoku_grid import SudokuGridView
 ASYNC_ROWS = 100_000
 #: kernels a paste or an import needs: its puzzles are rated as they are stored
 RATE_KERNELS = ("solver", "rating")
+#: the W-rating's codes for what is not a whip length (``rating.kernels``: cap 12 -> 13; -1)
+W_CODES = {13.0: "> 12", -1.0: "invalid"}
 #: "any" for a metric bound: the spin boxes' special value
 ANY = -1.0
 
@@ -82,7 +84,10 @@ class BrowserTableModel(QAbstractTableModel):
             return "duplicate" if t.duplicate[i] else ""
         if name == "puzzle":
             return self.model.texts.text(t, self.order, index.row())
-        return format_metric(float(t.metrics[name][i]))
+        value = float(t.metrics[name][i])
+        if name == "W" and value in W_CODES:
+            return W_CODES[value]
+        return format_metric(value)
 
     def sort(self, column: int, order=Qt.AscendingOrder) -> None:
         if 0 <= column < len(self.headers) and self.headers[column] not in ("collection", "puzzle", "isomorph"):
