@@ -126,3 +126,24 @@ def test_find_isomorphs_flags_duplicates(qtbot, tab):
     qtbot.waitUntil(lambda: tab.table_model.rowCount() == 4, timeout=5000)
     col = tab.table_model.headers.index("isomorph")
     assert {tab.table_model.data(tab.table_model.index(r, col)) for r in range(4)} == {"duplicate"}
+
+
+def test_generators_browse_opens_the_collection_in_the_collections_tab(qtbot, settings, shared_data, monkeypatch):
+    from PySide6.QtWidgets import QInputDialog
+
+    from sudokustudio.jobs.collections import Collection
+    from sudokustudio.ui.main_window import MainWindow
+
+    win = MainWindow(settings=settings, warm_up=False,
+                     tab_names=["sudokustudio.ui.generators_tab:GeneratorsTab",
+                                "sudokustudio.ui.browser_tab:BrowserTab"])
+    qtbot.addWidget(win)
+    gen, browser = win.tabs.widget(0), win.tabs.widget(1)
+    puzzles = load_puzzles(shared_data / "puzzles2_17_clue", limit=30)
+    series = gen.model.add_collection(Collection("seventeen", "imported", puzzles, np.ones(30)))
+    monkeypatch.setattr(QInputDialog, "getItem", staticmethod(lambda *a, **k: (series.name, True)))
+    gen.browse()
+    assert win.tabs.currentWidget() is browser
+    qtbot.waitUntil(lambda: browser.table is not None and len(browser.order) == 30, timeout=20000)
+    assert browser.checked_ids() == [series.collection_id]
+    win.close()

@@ -64,6 +64,8 @@ DEFAULT_TARGET = {"top-down": 20000, "bottom-up": 10000, "controlled-bias": 100,
 
 
 class GeneratorsTab(QWidget):
+    #: stored collection ids to show in the Collections tab (the window connects it)
+    browseRequested = Signal(list)
     title = "Generators"
     file_filters = "Puzzle collections (*.txt *.sdm *.csv);;All files (*)"
 
@@ -237,12 +239,17 @@ class GeneratorsTab(QWidget):
         self.export_btn = QPushButton("Export…")
         self.export_btn.setToolTip("Export a collection to .txt/.sdm/.csv (Ctrl+E)")
         self.export_btn.clicked.connect(self.export_file)
+        self.browse_btn = QPushButton("Browse…")
+        self.browse_btn.setToolTip("Open a run's or import's puzzles in the Collections tab: the grid, "
+                                   "the W path step by step, isomorphs (Ctrl+B)")
+        self.browse_btn.clicked.connect(self.browse)
+        QShortcut(QKeySequence("Ctrl+B"), self, activated=self.browse)
         self.clear_btn = QPushButton("Clear")
         self.clear_btn.setToolTip("Forget the runs and imports shown (stored collections stay in the store)")
         self.clear_btn.clicked.connect(self.clear)
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
-        for w in (self.import_progress, self.import_btn, self.export_btn, self.clear_btn):
+        for w in (self.import_progress, self.import_btn, self.export_btn, self.browse_btn, self.clear_btn):
             bottom.addWidget(w)
         return bottom
 
@@ -319,6 +326,19 @@ class GeneratorsTab(QWidget):
         self.status.setText(f"Imported {len(coll):,} puzzles from {coll.source}{self.model.isomorph_text(coll)}")
         self.refresh(force=True)
         return s
+
+    def browse(self) -> None:
+        """Ask which stored series to browse (all of them is one choice)."""
+        stored = [s for s in self.model.series.values() if s.collection_id is not None]
+        if not stored:
+            QMessageBox.information(self, "Browse", "No stored collection yet: run a generator or import a "
+                                    "collection (or the collection store could not be opened).")
+            return
+        labels = ["all of them", *[s.name for s in stored]] if len(stored) > 1 else [stored[0].name]
+        label, ok = QInputDialog.getItem(self, "Browse collection", "Collection:", labels, 0, False)
+        if ok:
+            chosen = stored if label == "all of them" else [stored[labels.index(label) - (len(labels) > 1)]]
+            self.browseRequested.emit([s.collection_id for s in chosen])
 
     def export_file(self) -> None:
         series = self.model.exportable()

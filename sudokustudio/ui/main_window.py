@@ -51,6 +51,8 @@ class MainWindow(QMainWindow):
         for cls in load_tab_classes(tab_names):
             tab = cls(self.settings, self)
             self.tabs.addTab(tab, getattr(tab, "title", cls.__name__))
+            if hasattr(tab, "browseRequested"):
+                tab.browseRequested.connect(self.browse_collections)
         self._build_menus()
         from sudokustudio.ui.kernels import KernelStatusWidget
 
@@ -125,6 +127,15 @@ class MainWindow(QMainWindow):
         tab = self._current()
         if hasattr(tab, "export_file"):
             tab.export_file()
+
+    def browse_collections(self, ids: list) -> None:
+        """Show stored collections in the tab that browses them (a tab's ``browseRequested``)."""
+        for i in range(self.tabs.count()):
+            tab = self.tabs.widget(i)
+            if hasattr(tab, "show_collections"):
+                self.tabs.setCurrentIndex(i)
+                tab.show_collections([int(x) for x in ids])
+                return
 
     def cluster_settings(self) -> None:
         from sudokustudio.ui.settings_dialog import ClusterSettingsDialog
