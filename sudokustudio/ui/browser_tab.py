@@ -216,6 +216,7 @@ class BrowserTab(QWidget):
                                   "leave the list when a bound is set)")
         self.metric_hi.setToolTip("Highest value of the metric listed ('any': no bound)")
         bar2.addStretch(1)
+        bar.addWidget(QLabel("Isomorphs"))
         bar.addWidget(self.dup_combo)
         v.addLayout(bar)
         v.addLayout(bar2)
