@@ -15,6 +15,7 @@ Prints one line per kind, and with --json one JSON object.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import sys
@@ -86,6 +87,22 @@ def _tab(win, cls_name):
     raise LookupError(cls_name)
 
 
+@functools.lru_cache(maxsize=None)
+def _puzzles(name: str):
+    """A data file's puzzles, read once before the measurement (the window reads files off its UI thread)."""
+    from sudokustudio.sudoku.grid import read_puzzles
+
+    return read_puzzles(DATA / name).puzzles
+
+
+def prepare(kind: str) -> None:
+    """Read what ``start_kind`` hands the window, outside the measured time."""
+    if kind == "rating":
+        _puzzles("controlled_bias/001-puzzles.txt")
+    elif kind in ("ua-harvest", "ua-search"):
+        _puzzles("puzzles2_17_clue")
+
+
 def start_kind(win, kind: str, meter: StallMeter):
     """Start one job kind through its tab; returns (runs to watch, a function that presses Stop)."""
     from sudokustudio.sudoku import estimate as E
@@ -108,11 +125,9 @@ def start_kind(win, kind: str, meter: StallMeter):
         tab.start_all()
         return [s.run for s in tab.series.values() if s.run is not None], tab.stop_all
     if kind == "rating":
-        from sudokustudio.sudoku.grid import read_puzzles
-
         win.rate_puzzles()
         dlg = win.rate_dialog
-        dlg.set_puzzles(read_puzzles(DATA / "controlled_bias" / "001-puzzles.txt").puzzles[:5000], "bench")
+        dlg.set_puzzles(_puzzles("controlled_bias/001-puzzles.txt")[:5000], "bench")
         dlg.start()
         return [dlg.runner], dlg.cancel
     if kind == "survo-atlas":
@@ -122,7 +137,6 @@ def start_kind(win, kind: str, meter: StallMeter):
         view.start()
         return [view.runner.run], view.cancel
     if kind.startswith("ua"):
-        from sudokustudio.sudoku.grid import read_puzzles
         from sudokustudio.sudoku.solver import solve
 
         import numpy as np
@@ -131,7 +145,7 @@ def start_kind(win, kind: str, meter: StallMeter):
         if kind == "ua-search-17":
             tab.set_grid(np.array([int(c) for c in GRID_17], dtype=np.uint8))
         else:
-            tab.set_grid(solve(read_puzzles(DATA / "puzzles2_17_clue").puzzles[40000]))
+            tab.set_grid(solve(_puzzles("puzzles2_17_clue")[40000]))
         tab.start_harvest()
         if kind == "ua-harvest":
             return [tab.model.harvest_run], tab.cancel
@@ -148,6 +162,7 @@ def start_kind(win, kind: str, meter: StallMeter):
 
 
 def measure(win, meter: StallMeter, kind: str, seconds: float) -> dict:
+    prepare(kind)
     meter.pump(0.5)
     meter.reset()
     runs, stop = start_kind(win, kind, meter)
