@@ -131,7 +131,7 @@ def main() -> None:
     app = QApplication.instance() or QApplication(sys.argv)
     win = ui_stalls._window()
     meter = ui_stalls.StallMeter(app)
-    meter.pump(3, until=lambda: win.kernels_settled())
+    ui_stalls.settle(win, meter)
     cpu_at: dict[float, float] = {}   # tick -> the main thread's CPU seconds then
 
     def tick():
