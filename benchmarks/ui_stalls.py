@@ -109,7 +109,16 @@ def prepare(kind: str) -> None:
     if kind == "rating":
         _puzzles("controlled_bias/001-puzzles.txt")
     elif kind in ("ua-harvest", "ua-search"):
-        _puzzles("puzzles2_17_clue")
+        _ua_grid()
+
+
+@functools.lru_cache(maxsize=None)
+def _ua_grid():
+    """The solution grid the UA kinds harvest (solved before the measurement: the window
+    solves off its UI thread, and the solver's first call loads it from numba's cache)."""
+    from sudokustudio.sudoku.solver import solve
+
+    return solve(_puzzles("puzzles2_17_clue")[40000])
 
 
 def start_kind(win, kind: str, meter: StallMeter):
@@ -146,15 +155,13 @@ def start_kind(win, kind: str, meter: StallMeter):
         view.start()
         return [view.runner.run], view.cancel
     if kind.startswith("ua"):
-        from sudokustudio.sudoku.solver import solve
-
         import numpy as np
 
         tab = _tab(win, "UATab")
         if kind == "ua-search-17":
             tab.set_grid(np.array([int(c) for c in GRID_17], dtype=np.uint8))
         else:
-            tab.set_grid(solve(_puzzles("puzzles2_17_clue")[40000]))
+            tab.set_grid(_ua_grid())
         tab.start_harvest()
         if kind == "ua-harvest":
             return [tab.model.harvest_run], tab.cancel
