@@ -35,3 +35,19 @@ def test_a_growing_series_moves_its_axis_rarely():
 def test_no_data_keeps_the_range():
     assert steady_span((0.0, 1.0), float("nan"), 1.0) is None
     assert steady_span((0.0, 1.0), 0.5, float("inf")) is None
+
+
+def test_each_axis_has_its_own_options(qtbot):
+    import pyqtgraph as pg
+
+    from sudokustudio.ui.widgets.steady_plot import SteadyRange
+
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    steady = SteadyRange(plot, x={"grow": 1.0, "margin": 0.0}, y=False, grow=0.3)
+    assert steady.axes == ["x"] and steady.options["x"] == {"grow": 1.0, "margin": 0.0}
+    assert steady.fit(x=(0.0, 10.0), y=(0.0, 1.0))
+    assert steady.ranges == {"x": (0.0, 20.0), "y": None}
+    assert not steady.fit(x=(0.0, 15.0))
+    (x0, x1), _ = plot.getViewBox().viewRange()
+    assert (x0, x1) == pytest.approx((0.0, 20.0))

@@ -49,14 +49,16 @@ def steady_span(current: tuple[float, float] | None, lo: float, hi: float, grow:
 class SteadyRange:
     """The view range of one plot, moved by ``steady_span`` (auto-range off on the axes it holds).
 
-    ``fit(x=(lo, hi), y=(lo, hi))`` with the data's bounds in view coordinates (log10 of
-    the data on a log axis); an axis given None is left as it is."""
+    ``x`` and ``y``: True, False (not held) or a dict of ``steady_span`` options for that axis
+    (over the common ``span_options``).  ``fit(x=(lo, hi), y=(lo, hi))`` with the data's bounds
+    in view coordinates (log10 of the data on a log axis); an axis given None is left as it is."""
 
-    def __init__(self, plot, x: bool = True, y: bool = True, **span_options):
+    def __init__(self, plot, x: bool | dict = True, y: bool | dict = True, **span_options):
         self.plot = plot
-        self.options = span_options
+        self.options = {a: {**span_options, **(o if isinstance(o, dict) else {})}
+                        for a, o in (("x", x), ("y", y)) if o is not False}
         self.ranges: dict[str, tuple[float, float] | None] = {"x": None, "y": None}
-        self.axes = [a for a, on in (("x", x), ("y", y)) if on]
+        self.axes = list(self.options)
         view = plot.getPlotItem().getViewBox() if hasattr(plot, "getPlotItem") else plot.getViewBox()
         self.view = view
         for a in self.axes:
@@ -68,7 +70,7 @@ class SteadyRange:
         for axis, bounds in (("x", x), ("y", y)):
             if axis not in self.axes or bounds is None:
                 continue
-            new = steady_span(self.ranges[axis], *bounds, **self.options)
+            new = steady_span(self.ranges[axis], *bounds, **self.options[axis])
             if new is not None:
                 self.ranges[axis] = new
                 if axis == "x":
