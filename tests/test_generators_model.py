@@ -49,7 +49,7 @@ def test_runs_commit_to_the_store_and_fill_the_rows_and_table(tmp_path):
     # what the tab draws, computed in one go (off its UI thread): the same figures
     d = model.drawing("guesses")
     (c,) = d.curves
-    assert c.key == "top-down" and c.version == (300, s.current().tries, True, "guesses")
+    assert c.key == "top-down" and c.version == (s.serial, 300, s.current().tries, True, "guesses")
     assert np.array_equal(c.hist[0], x) and np.array_equal(c.hist[1], y)
     mx, my = model.metric_curve(s, "guesses")
     assert np.array_equal(c.metric[0], mx) and np.allclose(c.metric[1], my)

@@ -13,6 +13,7 @@ statistics table beside seed 002's figures.
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 import threading
 from dataclasses import dataclass, field
@@ -78,6 +79,9 @@ def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=No
     return job, -(-n // per)
 
 
+_SERIALS = itertools.count()
+
+
 @dataclass
 class GenSeries:
     """One column of the comparison: a generator's run or an imported collection."""
@@ -93,6 +97,7 @@ class GenSeries:
     imported: bool = False
     source: str = ""
     _stats_cache: tuple | None = None   # (key, stats): one attribute, as a worker thread may set it
+    serial: int = field(default_factory=lambda: next(_SERIALS))   # tells a new run of a row from the old
 
     def current(self) -> GenResult:
         return self.run.total if self.run is not None else self.result
@@ -360,7 +365,7 @@ class GeneratorsModel:
             res = s.current()
             x, y = self.hist(s)
             if len(x):
-                curves.append(SeriesCurves(s.key, s, (res.count, res.tries, self.correct, metric), (x, y),
+                curves.append(SeriesCurves(s.key, s, (s.serial, res.count, res.tries, self.correct, metric), (x, y),
                                            self.metric_curve(s, metric)))
         return GenDrawing(metric, self.correct, self.reference_hist(), curves, self.metric_note(metric),
                           self.metric_names(), self.table(series),
