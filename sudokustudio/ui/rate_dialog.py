@@ -26,6 +26,7 @@ from sudokustudio.sudoku.rating import DEFAULT_CAP, MAX_CAP, W_INVALID, rating_l
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
+from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes
 from sudokustudio.ui.widgets.table_fill import fill_table
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
@@ -206,6 +207,9 @@ class RateDialog(QDialog):
             self.plot.plotItem.legend.addItem(bar, name)
             self.bars.append(bar)
         self._x_range = None
+        cache_axes(self.plot)
+        # room above the bars for the legend; the axis moves only when the bars leave it
+        self._y_range = SteadyRange(self.plot, x=False, y={"grow": 0.35, "margin": 0.0})
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         right = QWidget()
@@ -356,6 +360,7 @@ class RateDialog(QDialog):
         if self._x_range != len(d.x):   # a new range re-lays the axis out: only when it changes
             self._x_range = len(d.x)
             self.plot.setXRange(-0.6, len(d.x) - 0.4, padding=0)
+        self._y_range.fit(y=(0.0, max(float(np.max(h)) for h in d.heights)))
         self.summary.setText(d.summary)
 
     def _update_buttons(self) -> None:
