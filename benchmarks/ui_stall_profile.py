@@ -1,14 +1,21 @@
 """What the UI thread was doing during its longest stalls, per job kind.
 
     python3 benchmarks/ui_stall_profile.py --kinds rating [--seconds 4] [--top 3] [--over 40]
+        [--cprofile 40] [--timeline] [--no-sampler --dump stalls.txt]
 
 Runs benchmarks/ui_stalls.py's measurement for each kind while a sampler thread
 records the main thread's Python stack every millisecond.  For the ``--top``
 longest stalls (gaps between two ticks of the 10 ms timer, over ``--over`` ms)
-it prints the functions the samples fell in (inclusive counts, innermost
-project frames first), so the slot or timer callback behind a stall is named.
-A sample is only taken when the sampler gets the GIL: a stall inside C code
-that holds the GIL shows as the Python frame that called it.
+it prints the functions the samples fell in (inclusive counts), the main
+thread's CPU time during the stall (far below the stall: it waited for a core
+or for the GIL), and with ``--timeline`` the samples one by one.
+
+Reading it: a sample is taken when the sampler gets the GIL, so short Python
+slots called from C++ (a model's data(), a plot item's paint) are mostly
+missed and the stall shows as ``pump`` (inside processEvents): ``--cprofile N``
+then profiles the UI thread's Python, slots called from C++ included.
+``--dump FILE --no-sampler`` under ``perf record -k CLOCK_MONOTONIC -g`` lets
+perf's samples of every thread be matched with the stalls' times.
 """
 from __future__ import annotations
 
