@@ -46,6 +46,15 @@ def test_runs_commit_to_the_store_and_fill_the_rows_and_table(tmp_path):
     assert cells[rows.index("puzzles")][0] == "300"
     x, y = model.hist(s)
     assert abs(y.sum() - 1) < 1e-9 and 20 <= x[np.argmax(y)] <= 27
+    # what the tab draws, computed in one go (off its UI thread): the same figures
+    d = model.drawing("guesses")
+    (c,) = d.curves
+    assert c.key == "top-down" and c.version == (s.serial, 300, s.current().tries, True, "guesses")
+    assert np.array_equal(c.hist[0], x) and np.array_equal(c.hist[1], y)
+    mx, my = model.metric_curve(s, "guesses")
+    assert np.array_equal(c.metric[0], mx) and np.allclose(c.metric[1], my)
+    assert d.table == (rows, cols, cells, kinds) and d.table_series == [s] and d.note == ""
+    assert "guesses" in d.metric_names and model.drawing("W").note.startswith("No W-rating yet")
 
 
 def test_imports_report_progress_and_the_generator_of_our_own_csv(tmp_path, shared_data):

@@ -21,6 +21,14 @@ def test_tab_runs_generators_stores_and_exports(qtbot, settings, tmp_path):
     tab.start("top-down")
     tab.start("bottom-up")
     _wait_idle(qtbot, tab)
+
+    def drawn_by_the_timer():   # the statistics come from a worker thread, the table shows them
+        t = tab.table
+        cols = {t.horizontalHeaderItem(j).text(): j for j in range(t.columnCount())}
+        return {"top-down", "bottom-up"} <= set(cols) and t.item(0, cols["top-down"]).text() == "200" \
+            and t.item(0, cols["bottom-up"]).text() == "100"
+
+    qtbot.waitUntil(drawn_by_the_timer, timeout=10_000)
     tab.refresh(force=True)
     td = tab.series["top-down"]
     assert td.current().count == 200 and tab.series["bottom-up"].current().count == 100

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
+from sudokustudio.sudoku.rating import rating_label
 
 
 def _finished(dlg) -> bool:
@@ -31,6 +32,11 @@ def test_rate_dialog_rates_a_file_and_exports_csv(qtbot, settings, shared_data, 
     qtbot.waitUntil(lambda: _finished(dlg), timeout=300000)
     assert dlg.ratings.tolist() == w_ref.tolist()
     assert dlg.model.rowCount() == 40
+    row = [dlg.model.data(dlg.model.index(3, c)) for c in range(5)]
+    assert row == ["4", str(int(np.count_nonzero(puzzles[3]))), rating_label(w_ref[3], dlg.rating.cap), row[3],
+                   format_puzzle(puzzles[3])]
+    metrics = dlg.view.fontMetrics()   # the columns fit their texts without measuring the rows
+    assert all(dlg.view.columnWidth(c) >= metrics.horizontalAdvance(row[c]) for c in range(4))
     assert dlg.dist_table.item(0, 1).text() == str(int((w_ref == 0).sum()))
     assert dlg.dist_table.item(0, 4).text() == "35.08"        # seed 002 §3.3 beside it
     out = tmp_path / "r.csv"

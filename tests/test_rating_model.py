@@ -5,8 +5,8 @@ import time
 import numpy as np
 
 from sudokustudio.jobs.executors import ThreadExecutor
-from sudokustudio.models.rating import RatingModel
-from sudokustudio.sudoku.grid import read_puzzles
+from sudokustudio.models.rating import RatingModel, puzzle_texts
+from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
 
 
 def test_rating_model_runs_and_reports(shared_data, tmp_path):
@@ -39,3 +39,27 @@ def test_a_stopped_rating_keeps_what_it_rated(shared_data):
     ratings, cands = model.results()
     assert 0 < len(ratings) < 400 and len(ratings) == len(cands)
     assert "Stopped after" in model.distribution().summary
+
+
+def test_puzzle_texts_are_format_puzzle_of_each_puzzle():
+    rng = np.random.default_rng(5)
+    puzzles = rng.integers(0, 10, size=(30, 81)).astype(np.uint8)
+    puzzles[0] = 0
+    assert puzzle_texts(puzzles) == [format_puzzle(p) for p in puzzles]
+    assert puzzle_texts(puzzles, "0") == [format_puzzle(p, "0") for p in puzzles]
+    assert puzzle_texts(np.zeros((0, 81), np.uint8)) == []
+
+
+def test_results_stop_at_the_first_batch_still_missing():
+    """Batch 2 done before batch 1: its ratings must not take the rows of batch 1's puzzles."""
+    from types import SimpleNamespace
+
+    model = RatingModel(lambda: ThreadExecutor(2))
+    model.set_puzzles(np.zeros((6, 81), np.uint8), "six")
+    first = (np.array([1, 2], np.int16), np.array([10, 20], np.int16))
+    third = (np.array([5, 6], np.int16), np.array([50, 60], np.int16))
+    model.run = SimpleNamespace(total={"parts": {0: first, 2: third}, "hist": np.zeros(15, np.int64)})
+    ratings, cands = model.results()
+    assert ratings.tolist() == [1, 2] and cands.tolist() == [10, 20]
+    model.run.total["parts"][1] = (np.array([3, 4], np.int16), np.array([30, 40], np.int16))
+    assert model.results()[0].tolist() == [1, 2, 3, 4, 5, 6]

@@ -51,6 +51,26 @@ def test_any_completion_order_gives_identical_totals(order):
     _same(merger.total(), reference.prefix)
 
 
+@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="thread niceness is a Linux feature here")
+def test_a_pool_with_nice_runs_its_batches_at_a_lower_priority_than_the_caller():
+    """The window's pool (jobs.qt.WINDOW_BATCH_NICE): its threads give way to the UI thread."""
+    def niceness():
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    mine = niceness()
+    pool = ThreadExecutor(2, name="nice-test", nice=5)
+    try:
+        seen = {pool.submit(niceness).result(timeout=10) for _ in range(4)}
+    finally:
+        pool.close()
+    assert seen == {min(19, mine + 5)} and niceness() == mine   # the caller's own priority is untouched
+    plain_pool = ThreadExecutor(1, name="plain-test")
+    try:
+        assert plain_pool.submit(niceness).result(timeout=10) == mine
+    finally:
+        plain_pool.close()
+
+
 def test_merger_rejects_a_batch_counted_twice():
     m = OrderedMerger(lambda a, b: a + b, 0)
     m.add(1, 5)

@@ -13,6 +13,7 @@ statistics table beside seed 002's figures.
 from __future__ import annotations
 
 import csv
+import itertools
 import math
 import threading
 from dataclasses import dataclass, field
@@ -78,6 +79,9 @@ def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=No
     return job, -(-n // per)
 
 
+_SERIALS = itertools.count()
+
+
 @dataclass
 class GenSeries:
     """One column of the comparison: a generator's run or an imported collection."""
@@ -92,8 +96,8 @@ class GenSeries:
     collection_id: int | None = None
     imported: bool = False
     source: str = ""
-    _stats_key: tuple | None = None
-    _stats: dict | None = None
+    _stats_cache: tuple | None = None   # (key, stats): one attribute, as a worker thread may set it
+    serial: int = field(default_factory=lambda: next(_SERIALS))   # tells a new run of a row from the old
 
     def current(self) -> GenResult:
         return self.run.total if self.run is not None else self.result
@@ -113,6 +117,31 @@ class RowState:
     rate: str
     button: str                     # Start | Stop | Stopping…
     detail: str                     # tooltip of the row: grids tried, rates, errors
+
+
+@dataclass(frozen=True)
+class SeriesCurves:
+    """One series as the plots draw it (``version`` changes when its data does)."""
+
+    key: str
+    series: GenSeries
+    version: tuple
+    hist: tuple[np.ndarray, np.ndarray]
+    metric: tuple[np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True)
+class GenDrawing:
+    """Everything the tab's plots and table show, computed off the UI thread (``drawing``)."""
+
+    metric: str
+    correct: bool
+    reference: tuple[np.ndarray, np.ndarray]
+    curves: list[SeriesCurves]
+    note: str
+    metric_names: list[str]
+    table: tuple[list[str], list[str], list[list[str]], list[str]]
+    table_series: list[GenSeries]      # the series of the table's first columns
 
 
 def _rate(x: float, unit: str) -> str:
@@ -326,13 +355,30 @@ class GeneratorsModel:
         dup = len(coll) - coll.classes
         return f"; {coll.classes:,} isomorphism classes ({dup:,} isomorph{'s' if dup != 1 else ''})"
 
+    # ------------------------------------------------------------------ what the tab draws
+    def drawing(self, metric: str) -> GenDrawing:
+        """Curves, note and table for the difficulty ``metric``: the statistics of every series
+        (~10 ms with five generators running), so the tab asks for it from a worker thread."""
+        series = list(self.series.values())
+        curves = []
+        for s in series:
+            res = s.current()
+            x, y = self.hist(s)
+            if len(x):
+                curves.append(SeriesCurves(s.key, s, (s.serial, res.count, res.tries, self.correct, metric), (x, y),
+                                           self.metric_curve(s, metric)))
+        return GenDrawing(metric, self.correct, self.reference_hist(), curves, self.metric_note(metric),
+                          self.metric_names(), self.table(series),
+                          [s for s in series if self.stats(s) is not None])
+
     # ------------------------------------------------------------------ statistics
     def stats(self, s: GenSeries) -> dict | None:
         """The clue and difficulty statistics of a series (cached until it changes)."""
         res = s.current()
         key = (res.count, res.tries, self.correct)
-        if key == s._stats_key:
-            return s._stats
+        cached = s._stats_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
         if not res.count and not (s.method == "weighted-subsets" and getattr(res, "extra", None)):
             d = None
         else:
@@ -346,7 +392,7 @@ class GeneratorsModel:
             elif s.method == "weighted-subsets":  # imported with weights
                 m = Moments.of(res.clues, res.weights)
                 d["corrected_mean"], d["corrected_sd"] = m.mean, m.sd
-        s._stats_key, s._stats = key, d
+        s._stats_cache = (key, d)
         return d
 
     def hist(self, s: GenSeries) -> tuple[np.ndarray, np.ndarray]:
@@ -409,9 +455,10 @@ class GeneratorsModel:
                     "only; rate any collection with Tools → Rate puzzles… (Ctrl+Shift+R).")
         return f"No puzzle with a {METRIC_TITLES.get(metric, metric)} yet: start a generator or import a collection."
 
-    def table(self) -> tuple[list[str], list[str], list[list[str]], list[str]]:
-        """(row names, column headers, cells[row][col], column kinds 'live'|'imported'|'published')."""
-        live = [s for s in self.series.values() if self.stats(s) is not None]
+    def table(self, series: list[GenSeries] | None = None) -> tuple[list[str], list[str], list[list[str]], list[str]]:
+        """(row names, column headers, cells[row][col], column kinds 'live'|'imported'|'published')
+        of ``series`` (default: all)."""
+        live = [s for s in (self.series.values() if series is None else series) if self.stats(s) is not None]
         pub_cols = [("seed 002 top-down", PUBLISHED["top-down"]), ("seed 002 bottom-up", PUBLISHED["bottom-up"]),
                     ("seed 002 c-bias", PUBLISHED["controlled-bias"]), ("seed 002 real", PUBLISHED["real"])]
         metric_names = []

@@ -35,6 +35,15 @@ class Distribution:
     real_label: str
 
 
+def puzzle_texts(puzzles, empty: str = ".") -> list[str]:
+    """``format_puzzle`` of many puzzles at once (uint8[N, 81] -> N strings of 81 characters):
+    one bytes conversion instead of 81 str() calls a puzzle (5,000 puzzles: ~2 ms, not ~130 ms)."""
+    p = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
+    chars = np.where(p == 0, ord(empty), p + ord("0")).astype(np.uint8)
+    text = chars.tobytes().decode("ascii")
+    return [text[i:i + 81] for i in range(0, len(text), 81)]
+
+
 def pct(x: float) -> str:
     x = float(x)
     if x == 0:
@@ -85,8 +94,11 @@ class RatingModel:
         if self.live:
             return self.run
         self.cap = int(cap)
-        job = RatingJob(puzzles=[format_puzzle(p) for p in self.puzzles], cap=self.cap,
+        job = RatingJob(puzzles=puzzle_texts(self.puzzles), cap=self.cap,
                         chunk=max(8, min(24, len(self.puzzles) // 8 or 8)))
+        # the puzzles are parsed already: the job need not parse its texts again in the run's
+        # thread (5,000 puzzles: ~130 ms of Python holding the GIL the window needs)
+        job._data = self.puzzles
         self.run = Run(job, 0, StopRules())
         self.run.start(self._executor(), self._gate)
         return self.run
@@ -96,10 +108,17 @@ class RatingModel:
             self.run.stop()
 
     def results(self) -> tuple[np.ndarray, np.ndarray]:
-        """(ratings, candidates after BRT) of the puzzles rated so far, in file order."""
+        """(ratings, candidates after BRT) of the first puzzles of the file, as far as they are
+        all rated (a prefix: row i is puzzle i)."""
         if self.run is None:
             return np.zeros(0, np.int16), np.zeros(0, np.int16)
-        return RatingJob.arrays(self.run.total)
+        parts = self.run.total["parts"]
+        # only the batches without a gap before them: a batch that finished early (its
+        # neighbour still running) would otherwise sit in the rows of the one missing
+        done = 0
+        while done in parts:
+            done += 1
+        return RatingJob.arrays({"parts": {k: parts[k] for k in range(done)}})
 
     def progress_text(self) -> str:
         if self.run is None:

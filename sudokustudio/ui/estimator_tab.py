@@ -435,23 +435,34 @@ class EstimatorTab(QWidget):
         if key != self._drawn:
             self._drawn = key
             self._refresh_run_list()
-            self._redraw()
+            self._redraw(staggered=True)
 
-    def _redraw(self, force: bool = False) -> None:
+    def _redraw(self, force: bool = False, staggered: bool = False) -> None:
+        """Redraw the plots of the mode shown.  ``staggered`` (the timer's redraws): the second
+        plot is updated in the next pass of the event loop, so one pass repaints one plot."""
         views = self.model.shown_views(self.mode)
         if self.mode == GRIDS:
             title, conv, rel, guide = self.model.grid_series(views)
             self.conv_plot.set_title_text(title)
             self.conv_plot.show_runs([(s.label, s.colour, s.x, s.y, s.se) for s in conv])
-            self.re_plot.show_runs([(s.label, s.colour, s.x, s.y) for s in rel], guide)
+
+            def second():
+                self.re_plot.show_runs([(s.label, s.colour, s.x, s.y) for s in rel], guide)
         else:
             c_focus, bars, rel, guide = self.model.minimal_series(views)
             ref = {c: val for c, (val, _) in E.PUBLISHED_MINIMALS["afmob"].items()}
             self.bar_plot.show_estimates(bars, ref, "Afmob 2015")
             self.bar_plot.setTitle("minimal c-clue puzzles per grid (bars ±2 SE)", color="k", size="10pt")
-            self.mre_plot.show_runs([(s.label, s.colour, s.x, s.y) for s in rel], guide)
-            self.mre_plot.setTitle(f"relative error at c = {c_focus} against compute time", color="k", size="10pt")
             self._fill_table(self.model.minimal_table(self.panel_view()))
+
+            def second():
+                self.mre_plot.show_runs([(s.label, s.colour, s.x, s.y) for s in rel], guide)
+                self.mre_plot.setTitle(f"relative error at c = {c_focus} against compute time", color="k",
+                                       size="10pt")
+        if staggered:
+            QTimer.singleShot(0, self, second)
+        else:
+            second()
         self._update_panel()
         self._update_buttons()
 

@@ -14,18 +14,19 @@ import pyqtgraph as pg
 from PySide6.QtCore import QObject, QTimer, Qt, Signal
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDialog, QGridLayout, QGroupBox,
-                               QHBoxLayout, QHeaderView, QInputDialog, QLabel, QLineEdit, QMessageBox, QProgressBar,
+                               QHBoxLayout, QInputDialog, QLabel, QLineEdit, QMessageBox, QProgressBar,
                                QPushButton, QSpinBox, QSplitter, QTableWidget, QVBoxLayout,
                                QWidget)
 
 from sudokustudio.core import limits
 from sudokustudio.jobs.collections import CollectionError, CollectionStore
 from sudokustudio.jobs.qt import kernel_gate, window_executor
-from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_TITLES, ROW_KEYS, GeneratorsModel,
-                                            GenSeries)
+from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_TITLES, ROW_KEYS, GenDrawing,
+                                            GeneratorsModel, GenSeries)
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
+from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes
 from sudokustudio.ui.widgets.table_fill import fill_table
 
 #: what an export writes: everything, or the first puzzle of each isomorphism class (sudoku.canon)
@@ -81,8 +82,11 @@ class GeneratorsTab(QWidget):
                                      colours=SERIES)
         self.calls = BackgroundCalls(self, "Import")
         self.calls.busyChanged.connect(lambda kinds: self._import_busy("import" in kinds))
+        self.drawings = BackgroundCalls(self, "Generators")   # the statistics the plots and table show
         self.rows: dict[str, dict] = {}
         self._curves: dict = {}
+        self._versions: dict = {}    # the data each curve shows (GenDrawing's SeriesCurves.version)
+        self._titles: dict = {}
         self._drawn = None
         self._build()
         self.status.setText(problem)
@@ -132,7 +136,6 @@ class GeneratorsTab(QWidget):
         font = self.table.font()
         font.setPointSizeF(font.pointSizeF() * 0.9)
         self.table.setFont(font)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
         self.table.setToolTip("Statistics of the clue count and difficulty; the grey columns are the "
                               "published figures of seed 002")
         split.addWidget(self.table)
@@ -220,6 +223,10 @@ class GeneratorsTab(QWidget):
         self.metric_plot.showGrid(x=True, y=True, alpha=0.2)
         self.metric_note = pg.TextItem("", color="#555555", anchor=(0.5, 0.5))
         self.metric_plot.addItem(self.metric_note, ignoreBounds=True)
+        for plot in (self.hist_plot, self.metric_plot):
+            cache_axes(plot)
+        self._hist_range = SteadyRange(self.hist_plot, margin=0.02, grow=0.1)
+        self._metric_range = SteadyRange(self.metric_plot, margin=0.1, grow=0.1)
         plots.addWidget(self.hist_plot)
         plots.addWidget(self.metric_plot)
         plots.setSizes([500, 250])
@@ -378,6 +385,9 @@ class GeneratorsTab(QWidget):
         self.refresh(force=True)
 
     def refresh(self, force: bool = False) -> None:
+        """The rows at each tick; the plots and the table when a series changed.  Their data (the
+        statistics of every series) is computed by a worker thread (``GeneratorsModel.drawing``);
+        ``force`` (a user's change of what is shown) computes it here, at once."""
         key = tuple((k, s.current().count, s.current().tries, s.run.status if s.run else None)
                     for k, s in self.series.items())
         for method, row in self.rows.items():
@@ -391,14 +401,22 @@ class GeneratorsTab(QWidget):
             row["progress"].setToolTip(st.detail)
         if self.model.collection_problem and self.model.collection_problem != self.status.text():
             self.status.setText(self.model.collection_problem)
-        if force or key != self._drawn:
+        metric = self.metric_combo.currentText()
+        if force:
             self._drawn = key
-            names = [self.metric_combo.itemText(i) for i in range(self.metric_combo.count())]
-            for k in self.model.metric_names():
-                if k not in names:
-                    self.metric_combo.addItem(k)
-            self._draw()
-            self._fill_table()
+            self.drawings.drop()
+            self._show(self.model.drawing(metric))
+        elif key != self._drawn and not self.drawings.busy():
+            self._drawn = key
+            self.drawings.submit("drawing", lambda: self.model.drawing(metric), on_done=self._show)
+
+    def _show(self, drawing: GenDrawing) -> None:
+        names = [self.metric_combo.itemText(i) for i in range(self.metric_combo.count())]
+        for k in drawing.metric_names:
+            if k not in names:
+                self.metric_combo.addItem(k)
+        self._draw(drawing)
+        self._fill_table(drawing)
 
     def _curve(self, plot, key: str, name: str | None):
         """A persistent curve per (plot, series): updated with setData, never re-created
@@ -409,35 +427,44 @@ class GeneratorsTab(QWidget):
             self._curves[(id(plot), key)] = item
         return item
 
-    def _draw(self) -> None:
-        xs, ref = self.model.reference_hist()
-        ref_item = self._curve(self.hist_plot, "ref", "seed 002")
-        ref_item.setData(xs, ref)
-        ref_item.setPen(pg.mkPen("#888888", width=2, style=Qt.DashLine))
-        corrected = " (controlled-bias corrected by cf(n))" if self.model.correct else ""
-        self.hist_plot.setTitle("Clue counts" + corrected, color="k")
-        metric = self.metric_combo.currentText()
-        self.metric_plot.setTitle(f"Mean {METRIC_TITLES.get(metric, metric)} per clue count", color="k")
+    def _draw(self, d: GenDrawing) -> None:
+        xs, ref = d.reference
+        if self._versions.get("ref") != (d.correct,):
+            self._versions["ref"] = (d.correct,)
+            ref_item = self._curve(self.hist_plot, "ref", "seed 002")
+            ref_item.setData(xs, ref)
+            ref_item.setPen(pg.mkPen("#888888", width=2, style=Qt.DashLine))
+        corrected = " (controlled-bias corrected by cf(n))" if d.correct else ""
+        self._set_title(self.hist_plot, "Clue counts" + corrected)
+        self._set_title(self.metric_plot, f"Mean {METRIC_TITLES.get(d.metric, d.metric)} per clue count")
         shown = {"ref"}
-        ymax = float(ref.max())
-        for key, s in self.series.items():
-            x, y = self.model.hist(s)
-            if not len(x):
+        x_lo, x_hi, ymax = float(xs.min()), float(xs.max()), float(ref.max())
+        m_bounds = []
+        for c in d.curves:
+            s, key = c.series, c.key
+            (x, y), (mx, my) = c.hist, c.metric
+            shown.add(key)
+            x_lo, x_hi, ymax = min(x_lo, float(x.min())), max(x_hi, float(x.max())), max(ymax, float(np.max(y)))
+            if len(mx):
+                m_bounds.append((float(mx.min()), float(mx.max()), float(np.min(my)), float(np.max(my))))
+            if self._versions.get(key) == c.version:   # unchanged: no setData, no repaint
                 continue
+            self._versions[key] = c.version
             style = Qt.DotLine if s.imported else Qt.SolidLine
             item = self._curve(self.hist_plot, key, _short(s).replace("\n", " ").replace("controlled- bias", "c-bias"))
             item.setData(x, y, pen=pg.mkPen(s.colour, width=2.5, style=style), symbol="o", symbolSize=6,
                          symbolBrush=s.colour, symbolPen=s.colour)
-            ymax = max(ymax, float(np.max(y)))
-            shown.add(key)
-            mx, my = self.model.metric_curve(s, metric)
             self._curve(self.metric_plot, key, None).setData(
                 mx, my, pen=pg.mkPen(s.colour, width=2, style=style), symbol="o", symbolSize=5,
                 symbolBrush=s.colour, symbolPen=s.colour)
-        self.hist_plot.setYRange(0, ymax * 1.45, padding=0)   # room for the legend above the curves
-        note = self.model.metric_note(metric)
-        self.metric_note.setText(note)
-        if note:
+        # room for the legend above the curves; ranges move only when the data leaves them
+        self._hist_range.fit(x=(x_lo - 0.5, x_hi + 0.5), y=(0.0, ymax * 1.45))
+        if m_bounds:
+            self._metric_range.fit(x=(min(b[0] for b in m_bounds) - 0.5, max(b[1] for b in m_bounds) + 0.5),
+                                   y=(min(b[2] for b in m_bounds), max(b[3] for b in m_bounds)))
+        if self.metric_note.toPlainText() != d.note:
+            self.metric_note.setText(d.note)
+        if d.note:
             vb = self.metric_plot.getViewBox()
             (x0, x1), (y0, y1) = vb.viewRange()
             self.metric_note.setPos((x0 + x1) / 2, (y0 + y1) / 2)
@@ -449,12 +476,18 @@ class GeneratorsTab(QWidget):
                 if legend is not None:
                     legend.removeItem(item)
                 del self._curves[(pid, key)]
+                self._versions.pop(key, None)
 
-    def _fill_table(self) -> None:
+    def _set_title(self, plot, text: str) -> None:
+        if self._titles.get(id(plot)) != text:   # a new title lays the plot out again
+            self._titles[id(plot)] = text
+            plot.setTitle(text, color="k")
+
+    def _fill_table(self, d: GenDrawing) -> None:
         """The comparison table; its headers are rebuilt only when the columns change, and
         only changed cells are touched (see ui/widgets/table_fill.py)."""
-        rows, cols, cells, kinds = self.model.table()
-        live = [s for s in self.series.values() if self.model.stats(s) is not None]
+        rows, cols, cells, kinds = d.table
+        live = d.table_series
         headers = [_short(s) for s in live] + [c.replace("seed 002 ", "seed 002\n") for c in cols[len(live):]]
         structure = (tuple(rows), tuple(headers), tuple(kinds), tuple(s.colour for s in live))
         if structure != getattr(self, "_table_structure", None):
@@ -477,12 +510,14 @@ class GeneratorsTab(QWidget):
                 item.setBackground(grey)
                 item.setToolTip(f"{cols[j]} (seed 002)")
 
-        fill_table(self.table, [[cells[i][j] for j in range(len(cols))] for i in range(len(rows))], style=style)
+        fill_table(self.table, [[cells[i][j] for j in range(len(cols))] for i in range(len(rows))], style=style,
+                   fit_rows=True)
 
     # ------------------------------------------------------------ closing
     def shutdown(self, deadline: float = 1.5) -> None:
         self.timer.stop()
         self.calls.drop()
+        self.drawings.drop()
         self.model.shutdown(deadline)
 
 

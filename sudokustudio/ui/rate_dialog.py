@@ -21,18 +21,25 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFi
                                QWidget)
 
 from sudokustudio.jobs.qt import kernel_gate, window_executor
-from sudokustudio.models.rating import RatingModel
-from sudokustudio.sudoku.grid import format_puzzle
+from sudokustudio.models.rating import RatingModel, puzzle_texts
 from sudokustudio.sudoku.rating import DEFAULT_CAP, MAX_CAP, W_INVALID, rating_label
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
+from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes
 from sudokustudio.ui.widgets.table_fill import fill_table
 from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
 
+_DISPLAY, _ALIGN = int(Qt.DisplayRole), int(Qt.TextAlignmentRole)
+_LEFT, _RIGHT = int(Qt.AlignLeft | Qt.AlignVCenter), int(Qt.AlignRight | Qt.AlignVCenter)
+
+
 class _ResultsModel(HeadedTableModel):
-    """line, clues, W, candidates after BRT, puzzle (rows appear as batches arrive)."""
+    """line, clues, W, candidates after BRT, puzzle (rows appear as batches arrive).
+
+    ``data`` is called for every visible cell and role at each repaint (Qt's default
+    multiData asks each role in turn): it answers from plain lists, with int roles."""
 
     HEADERS = ["line", "clues", "W", "cands after BRT", "puzzle"]
 
@@ -43,40 +50,53 @@ class _ResultsModel(HeadedTableModel):
         self.ratings = np.zeros(0, np.int16)
         self.cands = np.zeros(0, np.int16)
         self.cap = DEFAULT_CAP
+        self._rows: list[tuple[str, str, str, str, str]] = []   # the texts of the rows shown
 
     def reset(self, lines, puzzles, cap):
         self.beginResetModel()
         self.lines, self.puzzles, self.cap = list(lines), puzzles, cap
         self.ratings = np.zeros(0, np.int16)
         self.cands = np.zeros(0, np.int16)
+        self._rows = []
         self.endResetModel()
 
     def set_results(self, ratings, cands):
         old = len(self.ratings)
         if len(ratings) == old:
             return
+        new = range(old, len(ratings))
+        clues = np.count_nonzero(self.puzzles[old:len(ratings)], axis=1)
+        puzzles = puzzle_texts(self.puzzles[old:len(ratings)])
+        texts = [(str(self.lines[r]), str(int(clues[r - old])), rating_label(ratings[r], self.cap),
+                  str(int(cands[r])), puzzles[r - old]) for r in new]
         self.beginInsertRows(QModelIndex(), old, len(ratings) - 1)
         self.ratings, self.cands = ratings, cands
+        self._rows.extend(texts)
         self.endInsertRows()
 
     def rowCount(self, parent=QModelIndex()):
-        return 0 if parent.isValid() else len(self.ratings)
+        return 0 if parent.isValid() else len(self._rows)
 
     def data(self, index, role=Qt.DisplayRole):
-        if role not in (Qt.DisplayRole, Qt.TextAlignmentRole):
-            return None
-        r, c = index.row(), index.column()
-        if role == Qt.TextAlignmentRole:
-            return int(Qt.AlignLeft | Qt.AlignVCenter) if c == 4 else int(Qt.AlignRight | Qt.AlignVCenter)
-        if c == 0:
-            return str(self.lines[r])
-        if c == 1:
-            return str(int(np.count_nonzero(self.puzzles[r])))
-        if c == 2:
-            return rating_label(self.ratings[r], self.cap)
-        if c == 3:
-            return str(int(self.cands[r]))
-        return format_puzzle(self.puzzles[r])
+        role = int(role)
+        if role == _DISPLAY:
+            return self._rows[index.row()][index.column()]
+        if role == _ALIGN:
+            return _LEFT if index.column() == 4 else _RIGHT
+        return None
+
+    def column_widths(self, metrics) -> list[int]:
+        """Widths that fit each column's widest possible text (the font is fixed-width), so
+        the header never measures rows as they arrive."""
+        longest_line = max((len(str(x)) for x in self.lines[-1:] + self.lines[:1]), default=1)
+        samples = ["9" * max(4, longest_line), "99", "W0 (BRT)", "999", "9" * 81]
+        return [max(metrics.horizontalAdvance(text), metrics.horizontalAdvance(head)) + 16
+                for text, head in zip(samples, self.HEADERS)]
+
+
+#: the W distribution (table, bars, summary) is redrawn every this many refreshes while a run
+#: goes (a plot repaint costs ~10 ms of the UI thread), and once more when it ends
+DISTRIBUTION_EVERY = 5
 
 
 class RateDialog(QDialog):
@@ -92,7 +112,8 @@ class RateDialog(QDialog):
         self._build_controls()
         self._build_results()
         self.timer = QTimer(self)
-        self.timer.setInterval(100)  # 10 Hz redraw, never per batch
+        self.timer.setInterval(100)  # 10 Hz redraw of the table, never per batch
+        self._ticks = 0
         self.timer.timeout.connect(self.refresh)
         self.resize(1280, 800)
         self._update_buttons()
@@ -152,8 +173,9 @@ class RateDialog(QDialog):
         self.view.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.view.verticalHeader().setVisible(False)
         self.view.verticalHeader().setDefaultSectionSize(20)
-        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.view.horizontalHeader().setResizeContentsPrecision(200)   # measure 200 rows, not 21,000
+        # widths set from the font (_fit_columns), never measured from the rows: a header that
+        # resizes to its contents measures rows again at every batch of results
+        self.view.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
         self.view.horizontalHeader().setStretchLastSection(True)
         self.view.setFont(QFontDatabase.systemFont(QFontDatabase.FixedFont))
         self.view.setToolTip("W0 = BRT (singles) alone; Wn = whips of length <= n needed. "
@@ -184,6 +206,10 @@ class RateDialog(QDialog):
             self.plot.addItem(bar)
             self.plot.plotItem.legend.addItem(bar, name)
             self.bars.append(bar)
+        self._x_range = None
+        cache_axes(self.plot)
+        # room above the bars for the legend; the axis moves only when the bars leave it
+        self._y_range = SteadyRange(self.plot, x=False, y={"grow": 0.35, "margin": 0.0})
         self.summary = QLabel("")
         self.summary.setWordWrap(True)
         right = QWidget()
@@ -272,6 +298,7 @@ class RateDialog(QDialog):
         self.rating.set_puzzles(puzzles, label, lines, weights)
         self.source_label.setText(f"{label}: {len(self.puzzles)} puzzles")
         self.model.reset(self.lines, self.puzzles, self.cap_spin.value())
+        self._fit_columns()
         self.progress.setRange(0, max(1, len(self.puzzles)))
         self.progress.setValue(0)
         self.status.setText("")
@@ -291,12 +318,17 @@ class RateDialog(QDialog):
             QMessageBox.information(self, "Nothing to rate", str(exc))
             return
         self.model.reset(self.lines, self.puzzles, self.rating.cap)
+        self._ticks = 0
         self.timer.start()
         self._update_buttons()
 
     def cancel(self) -> None:
         self.rating.stop()
         self._update_buttons()
+
+    def _fit_columns(self) -> None:
+        for col, width in enumerate(self.model.column_widths(self.view.fontMetrics())):
+            self.view.setColumnWidth(col, width)
 
     def refresh(self) -> None:
         run = self.rating.run
@@ -306,7 +338,9 @@ class RateDialog(QDialog):
         self.model.set_results(ratings, cands)
         self.progress.setValue(len(ratings))
         self.status.setText(self.rating.progress_text())
-        self._draw_distribution()
+        self._ticks += 1
+        if run.finished or self._ticks % DISTRIBUTION_EVERY == 0:
+            self._draw_distribution()
         for err in run.errors:
             if err not in getattr(self, "_shown_errors", ()):
                 self._shown_errors = {*getattr(self, "_shown_errors", ()), err}
@@ -323,7 +357,10 @@ class RateDialog(QDialog):
         width = 0.2
         for k, (bar, ys) in enumerate(zip(self.bars, d.heights)):
             bar.setOpts(x=d.x + (k - 1.5) * width, height=ys, width=width)
-        self.plot.setXRange(-0.6, len(d.x) - 0.4, padding=0)
+        if self._x_range != len(d.x):   # a new range re-lays the axis out: only when it changes
+            self._x_range = len(d.x)
+            self.plot.setXRange(-0.6, len(d.x) - 0.4, padding=0)
+        self._y_range.fit(y=(0.0, max(float(np.max(h)) for h in d.heights)))
         self.summary.setText(d.summary)
 
     def _update_buttons(self) -> None:

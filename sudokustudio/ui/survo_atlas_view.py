@@ -29,6 +29,10 @@ from sudokustudio.ui.widgets.table_model import HeadedTableModel
 
 __all__ = ["SIZES", "AtlasModel", "AtlasView"]
 SEED_COLOR = "#999999"
+#: rows (beyond those in view) read to fit the puzzle list's column widths
+FIT_ROWS = 50
+_DISPLAY, _ALIGN, _TIP = int(Qt.DisplayRole), int(Qt.TextAlignmentRole), int(Qt.ToolTipRole)
+_RIGHT = int(Qt.AlignRight | Qt.AlignVCenter)
 PENDING_COLOR = "#d8d8d8"
 
 
@@ -87,28 +91,26 @@ class AtlasModel(HeadedTableModel):
         return 0 if parent.isValid() or self.result is None else self.result.count
 
     def data(self, index, role=Qt.DisplayRole):
-        if not index.isValid() or self.result is None:
+        role = int(role)   # Qt asks every role of every cell it paints or measures: int compares
+        if self.result is None or role not in (_DISPLAY, _ALIGN, _TIP) or not index.isValid():
             return None
-        k, col = int(self.order[index.row()]), index.column()
-        res = self.result
-        if role == Qt.DisplayRole:
-            if col == 0:
-                return k + 1
-            if col == 1:
-                return " ".join(map(str, res.row_sums()[k]))
-            if col == 2:
-                return " ".join(map(str, res.col_sums()[k]))
-            if col == 3:
-                return int(res.w()[k])
-            if col == 4:
-                return int(res.swaps()[k])
-            if col == 5:
-                return f"{res.chi2[k]:.3f}"
-        if role == Qt.TextAlignmentRole and col in (0, 3, 4, 5):
-            return int(Qt.AlignRight | Qt.AlignVCenter)
-        if role == Qt.ToolTipRole:
+        col = index.column()
+        if role == _ALIGN:
+            return _RIGHT if col in (0, 3, 4, 5) else None
+        if role == _TIP:
             return "Double-click (or Enter) to play this puzzle on the board"
-        return None
+        k, res = int(self.order[index.row()]), self.result
+        if col == 0:
+            return k + 1
+        if col == 1:
+            return " ".join(map(str, res.row_sums()[k]))
+        if col == 2:
+            return " ".join(map(str, res.col_sums()[k]))
+        if col == 3:
+            return int(res.w()[k])
+        if col == 4:
+            return int(res.swaps()[k])
+        return f"{res.chi2[k]:.3f}"
 
 
 class AtlasView(QWidget):
@@ -203,9 +205,11 @@ class AtlasView(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(21)
-        # widths fitted once per finished run, not on every live refresh (each fit reads
-        # up to 1000 rows through data())
+        # widths fitted once per finished run, not on every live refresh, from the rows in
+        # view and a few more (Qt's default reads 1000 rows through data(): ~0.5 s of the UI
+        # thread when a run ends)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
+        self.table.horizontalHeader().setResizeContentsPrecision(FIT_ROWS)
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.doubleClicked.connect(self._play_index)
         ll.addWidget(self.table)

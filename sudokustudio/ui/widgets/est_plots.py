@@ -13,6 +13,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
+from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes
+
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
 
 
@@ -73,6 +75,9 @@ class ConvergencePlot(pg.PlotWidget):
         self.addItem(self.ref_line)
         self._legend = _Legend(self, (10, 10))
         self._series = _Series(self)
+        cache_axes(self)
+        # compute time grows from 0: room for 60 % more, so the axis moves rarely at the start too
+        self._range = SteadyRange(self, x={"grow": 0.6, "margin": 0.02}, y={"grow": 0.15, "margin": 0.15})
 
     def set_title_text(self, text: str) -> None:
         self.setTitle(text, color="k", size="10pt")
@@ -80,7 +85,7 @@ class ConvergencePlot(pg.PlotWidget):
     def show_runs(self, runs) -> None:
         """runs: [(label, colour, t[], ratio[], ratio_se[])]."""
         entries, keys = [], []
-        lo_all, hi_all = [], []
+        lo_all, hi_all, t_all = [], [], []
         for label, colour, t, y, se in runs:
             t = np.asarray(t, float)
             y = np.asarray(y, float)
@@ -109,13 +114,12 @@ class ConvergencePlot(pg.PlotWidget):
             tail = slice(len(y) // 4, None)  # skip the wild start when framing
             lo_all.append(np.min(y[tail] - 2 * se[tail]))
             hi_all.append(np.max(y[tail] + 2 * se[tail]))
+            t_all += [t[0], t[-1]]
         self._series.keep_only(set(keys))
         self._legend.sync(entries)
         if lo_all:
-            lo, hi = min(lo_all + [1.0]), max(hi_all + [1.0])
-            pad = 0.1 * (hi - lo) or 0.01
-            self.setYRange(lo - pad, hi + pad, padding=0)
-            self.enableAutoRange(axis="x")
+            # the range moves only when the data leaves it (see widgets/steady_plot.py)
+            self._range.fit(x=(min(t_all), max(t_all)), y=(min(lo_all + [1.0]), max(hi_all + [1.0])))
 
 
 class _LogAxis(pg.AxisItem):
@@ -143,11 +147,14 @@ class RelErrPlot(pg.PlotWidget):
         self._series = _Series(self)
         self.guide = pg.PlotDataItem([], [], pen=_pen("#777777", 1, Qt.DashLine))
         self.addItem(self.guide)
+        cache_axes(self)
+        self._range = SteadyRange(self, grow=0.2, margin=0.1)   # in log10 units: the axes are log
 
     def show_runs(self, runs, guide_from=None) -> None:
         """runs: [(label, colour, t[], re[])]; guide_from: (t, re) anchoring the 1/sqrt(t) line."""
         entries, keys = [], []
         tmin, tmax = math.inf, 0.0
+        re_min, re_max = math.inf, 0.0
         for label, colour, t, re in runs:
             key = (label, colour)
             keys.append(key)
@@ -160,16 +167,22 @@ class RelErrPlot(pg.PlotWidget):
                 continue
             line.setData(t[ok], re[ok])
             tmin, tmax = min(tmin, t[ok].min()), max(tmax, t[ok].max())
+            re_min, re_max = min(re_min, re[ok].min()), max(re_max, re[ok].max())
         self._series.keep_only(set(keys))
         if guide_from is not None and tmax > 0 and guide_from[0] > 0 and guide_from[1] > 0 \
                 and math.isfinite(guide_from[1]):
             t0, re0 = guide_from
             ts = np.geomspace(max(tmin, 1e-3), max(tmax, t0) * 10, 30)
-            self.guide.setData(ts, 100 * re0 * np.sqrt(t0 / ts))
+            guide = 100 * re0 * np.sqrt(t0 / ts)
+            self.guide.setData(ts, guide)
             entries.append((self.guide, "1/√t guide"))
+            tmin, tmax = min(tmin, ts[0]), max(tmax, ts[-1])
+            re_min, re_max = min(re_min, guide.min()), max(re_max, guide.max())
         else:
             self.guide.setData([], [])
         self._legend.sync(entries)
+        if tmax > 0 and re_max > 0:
+            self._range.fit(x=(math.log10(tmin), math.log10(tmax)), y=(math.log10(re_min), math.log10(re_max)))
 
 
 class MinimalsBarPlot(pg.PlotWidget):
@@ -182,6 +195,8 @@ class MinimalsBarPlot(pg.PlotWidget):
         self.showGrid(y=True, alpha=0.25)
         self._legend = _Legend(self, (10, 10))
         self._series = _Series(self)
+        self._ticks = None
+        cache_axes(self)
 
     def show_estimates(self, runs, reference: dict[int, float] | None, ref_label: str = "published") -> None:
         """runs: [(label, colour, {c: (estimate, se)})]; reference: {c: value}."""
@@ -231,4 +246,7 @@ class MinimalsBarPlot(pg.PlotWidget):
         self.setYRange(lo, hi, padding=0)
         allc = np.concatenate([s[2] for s in series])
         self.setXRange(allc.min() - 1, allc.max() + 1, padding=0)
-        self.getAxis("left").setTicks([[(v, f"1e{v}") for v in range(int(lo), int(hi) + 1)]])
+        ticks = [[(v, f"1e{v}") for v in range(int(lo), int(hi) + 1)]]
+        if ticks != self._ticks:   # new ticks repaint the axis: only when they change
+            self._ticks = ticks
+            self.getAxis("left").setTicks(ticks)

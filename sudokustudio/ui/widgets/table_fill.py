@@ -13,9 +13,11 @@ from PySide6.QtWidgets import QHeaderView, QTableWidget, QTableWidgetItem
 RIGHT = Qt.AlignRight | Qt.AlignVCenter
 
 
-def fill_table(table: QTableWidget, rows, align=RIGHT, style=None) -> None:
+def fill_table(table: QTableWidget, rows, align=RIGHT, style=None, fit_rows: bool = False) -> None:
     """Put ``rows`` (lists of texts) into ``table``; ``style(item, r, c)``, if given, is called
-    for each new item (colours, tooltips)."""
+    for each new item (colours, tooltips).  ``fit_rows``: size the rows to their contents too,
+    once at the end (never a vertical header in ResizeToContents mode: it measures every row at
+    each changed cell)."""
     table.horizontalHeader().setSectionResizeMode(QHeaderView.Interactive)
     table.setUpdatesEnabled(False)
     try:
@@ -34,4 +36,6 @@ def fill_table(table: QTableWidget, rows, align=RIGHT, style=None) -> None:
                     item.setText(text)
     finally:
         table.resizeColumnsToContents()
+        if fit_rows:
+            table.resizeRowsToContents()
         table.setUpdatesEnabled(True)
