@@ -101,27 +101,36 @@ def _expand(g, t, r, rec, k, buf, m, colperms):
     count): the orders giving its smallest pattern.  ``rec`` has no column order yet
     (every row before is empty, so the digit labels start at 1).  Returns (buf, m)."""
     cnt = np.empty(3, dtype=np.int64)
+    # per source stack, the orders of its three columns that push its clues right
+    valid = np.empty((3, 6), dtype=np.int64)
+    n_valid = np.zeros(3, dtype=np.int64)
     for s in range(3):
         cnt[s] = 0
         for i in range(3):
             if g[t, r * 9 + 3 * s + i]:
                 cnt[s] += 1
-    for so in range(6):
-        if not (cnt[PERM3[so, 0]] <= cnt[PERM3[so, 1]] <= cnt[PERM3[so, 2]]):
-            continue
-        for w in range(216):
+        for ws in range(6):
+            seen_clue = False
             ok = True
-            for s in range(3):
-                src = 3 * PERM3[so, s]
-                ws = (w // 36) if s == 0 else ((w // 6) % 6 if s == 1 else w % 6)
-                seen_clue = False
-                for i in range(3):
-                    if g[t, r * 9 + src + PERM3[ws, i]]:
-                        seen_clue = True
-                    elif seen_clue:
-                        ok = False
-            if not ok:
-                continue
+            for i in range(3):
+                if g[t, r * 9 + 3 * s + PERM3[ws, i]]:
+                    seen_clue = True
+                elif seen_clue:
+                    ok = False
+            if ok:
+                valid[s, n_valid[s]] = ws
+                n_valid[s] += 1
+    for so in range(6):
+        a = PERM3[so, 0]
+        b = PERM3[so, 1]
+        c = PERM3[so, 2]
+        if not (cnt[a] <= cnt[b] <= cnt[c]):
+            continue
+        for idx in range(n_valid[a] * n_valid[b] * n_valid[c]):
+            i2 = idx % n_valid[c]
+            i1 = (idx // n_valid[c]) % n_valid[b]
+            i0 = idx // (n_valid[c] * n_valid[b])
+            w = valid[a, i0] * 36 + valid[b, i1] * 6 + valid[c, i2]
             buf = _grow(buf, m)
             nr = buf[m]
             for q in range(_W):
@@ -172,6 +181,16 @@ def minlex_kernel(puzzle, out, colperms):
     for k in range(9):
         m = 0
         have_best = False
+        # rows still all empty (then every record is): the smallest clue pattern of the
+        # rows allowed, found first, so only the rows reaching it are expanded
+        min_pat = 512
+        if n and cur[0, _CP] < 0:
+            for ci in range(n):
+                lo = 0 if k % 3 == 0 else (cur[ci, _ROWS + k - 1] // 3) * 3
+                hi = 9 if k % 3 == 0 else lo + 3
+                for r in range(lo, hi):
+                    if not cur[ci, _USED] & (1 << r):
+                        min_pat = min(min_pat, _line_pattern(g[cur[ci, _T]], r))
         for ci in range(n):
             rec = cur[ci]
             t = rec[_T]
@@ -187,27 +206,20 @@ def minlex_kernel(puzzle, out, colperms):
                 if used & (1 << r):
                     continue
                 if cp < 0:
+                    # a pattern's row (labels 1, 2, ... on its clues) orders as the pattern
+                    # read from bit 8 down: compare patterns, not rows
                     pat = _line_pattern(g[t], r)
-                    lab = 1
-                    for j in range(9):
-                        if pat & (1 << (8 - j)):
-                            row[j] = lab
-                            lab += 1
-                        else:
-                            row[j] = 0
-                    state = 0 if have_best else -1
-                    if have_best:
-                        for j in range(9):
-                            if row[j] != best[j]:
-                                state = 1 if row[j] > best[j] else -1
-                                break
-                    if state == 1:
+                    if pat != min_pat:
                         continue
-                    if state == -1:
+                    if not have_best:
+                        lab = 1
                         for j in range(9):
-                            best[j] = row[j]
+                            if pat & (1 << (8 - j)):
+                                best[j] = lab
+                                lab += 1
+                            else:
+                                best[j] = 0
                         have_best = True
-                        m = 0
                     if pat == 0:
                         nxt = _grow(nxt, m)
                         nr = nxt[m]
