@@ -3,6 +3,7 @@ resume with identical totals, honest rates, a busy store, and results as plain d
 import os
 import pickle
 import sqlite3
+import sys
 import threading
 import time
 
@@ -51,7 +52,7 @@ def test_any_completion_order_gives_identical_totals(order):
     _same(merger.total(), reference.prefix)
 
 
-@pytest.mark.skipif(not hasattr(os, "setpriority"), reason="thread niceness is a Linux feature here")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread niceness is set on Linux only")
 def test_a_pool_with_nice_runs_its_batches_at_a_lower_priority_than_the_caller():
     """The window's pool (jobs.qt.WINDOW_BATCH_NICE): its threads give way to the UI thread."""
     def niceness():

@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 import os
 import queue
+import sys
 import threading
 import time
 from concurrent.futures import Future
@@ -52,8 +53,9 @@ class Executor:
 
 def lower_thread_priority(nice: int) -> bool:
     """Raise the calling thread's niceness by ``nice`` (Linux: setpriority on the thread's id
-    concerns that thread only); False where it cannot be done (other systems, limits)."""
-    if not hasattr(os, "setpriority") or not hasattr(threading, "get_native_id"):
+    concerns that thread only); False where it cannot be done (other systems, limits).  Linux
+    only: elsewhere a thread id given to setpriority could name a process."""
+    if not sys.platform.startswith("linux") or not hasattr(os, "setpriority"):
         return False
     tid = threading.get_native_id()
     try:
