@@ -445,8 +445,15 @@ class BrowserTab(QWidget):
         if rows.size > 100_000:
             QMessageBox.information(self, "Copy", f"{rows.size:,} rows selected: use Export for that many.")
             return
-        texts = self.model.store.puzzle_texts(self.table.rowid[rows])
-        QGuiApplication.clipboard().setText("\n".join(texts[int(r)] for r in self.table.rowid[rows]) + "\n")
+        table, store = self.table, self.model.store
+
+        def texts() -> str:
+            found = store.puzzle_texts(table.rowid[rows])
+            return "\n".join(found[int(r)] for r in table.rowid[rows]) + "\n"
+        if rows.size <= 2000:      # a few queries: at once
+            QGuiApplication.clipboard().setText(texts())
+        else:                      # up to ~0.3 s of reading: off the UI thread
+            self.calls.submit("copy", texts, on_done=QGuiApplication.clipboard().setText)
 
     def paste_puzzles(self) -> None:
         if self.model is None:
