@@ -58,6 +58,9 @@ FULL27 = 0x7FFFFFF
 _U = 27          # offset of the three unplaced-cell masks in a state row
 _ALT = 30        # pending alternative of a branch: digit-band index, cell bit
 STATE = 32
+_BAND = 32       # _search_triads: band b or stack 3 + t to branch in, set at each fixpoint
+WIDTH = 33       # a stack row: the state (copied by a branch) and _BAND
+HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 COLUMN = 0o1001001         # column 0 of a band
 MAX_DEPTH = 84   # pending alternatives <= placements on the current path <= 81
 AVOID = MAX_DEPTH + 1   # the stack row holding the avoided grid's words
@@ -95,6 +98,26 @@ def _build_tables():
 
 
 SHRINK, ROW_SINGLE, COMPLEX, BAND_PEERS, PERM9, COL_OF = _build_tables()
+
+def _build_split_tables():
+    """3x3 triad pattern of a digit in a band (row x box) or stack (band x column) -> the
+    triad to branch on: one of its first configuration (permutation) lying on the fewest
+    other configurations (on none when it has 2 to 4, so both arms fix a configuration)."""
+    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
+    triad = np.zeros(512, dtype=np.int64)
+    for s in range(512):
+        valid = [p for p in perms if all(s >> (3 * r + p[r]) & 1 for r in range(3))]
+        if valid:
+            a = valid[0]
+            best = min(range(3), key=lambda r: sum(1 for q in valid if q[r] == a[r]))
+            triad[s] = 3 * best + a[best]
+    return triad
+
+
+SPLIT_TRIAD = _build_split_tables()
+# configurations of a digit in a band or stack from its triads, for the patterns left by
+# propagation (every triad on some configuration): 3 -> 1, 5 or 6 -> 2, 7 -> 3, 8 -> 4, 9 -> 6
+CONFIGS_OF_TRIADS = np.array([0, 0, 0, 1, 1, 2, 2, 3, 4, 6, 6, 6, 6, 6, 6, 6], dtype=np.int64)
 
 
 @intrinsic
@@ -165,8 +188,135 @@ def _columns(st, r, d):
     return ch << (3 * d)
 
 
+SPACED = 0o111111111        # the first cell of each minirow of a band
+ROWS3 = 0o007007007          # interleaved minirow word: box 0 of each row, three bands
+BOX_IN_BAND = np.array([0o7007007 << (3 * x) for x in range(3)], dtype=np.int64)
+ROW_CELLS = np.array([0o777 << (9 * r) for r in range(3)], dtype=np.int64)
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _propagate(st, r, dirty, cols):
+def _minirow_words(st, r, d):
+    """Digit d's possible minirows (bits 3k+b: band b, minirow k; bits 27+9b+c: column c
+    of band b) and those it is forced into."""
+    a0 = st[r, 3 * d]
+    a1 = st[r, 3 * d + 1]
+    a2 = st[r, 3 * d + 2]
+    h = ((a0 | (a0 >> 1) | (a0 >> 2)) & SPACED) | (((a1 | (a1 >> 1) | (a1 >> 2)) & SPACED) << 1) \
+        | (((a2 | (a2 >> 1) | (a2 >> 2)) & SPACED) << 2)
+    c0 = h & ROWS3
+    c1 = (h >> 3) & ROWS3
+    c2 = (h >> 6) & ROWS3
+    one = (c0 ^ c1 ^ c2) & ~(c0 & c1 & c2)
+    mh = h & (one * 0o111)
+    f0 = _fold(a0)
+    f1 = _fold(a1)
+    f2 = _fold(a2)
+    v = f0 | (f1 << 9) | (f2 << 18)
+    mv = (f0 & ~(f1 | f2)) | ((f1 & ~(f0 | f2)) << 9) | ((f2 & ~(f0 | f1)) << 18)
+    return h | (v << 27), mh | (mv << 27)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _triads(st, r):
+    """A minirow (three cells of a row or column in a box) holds exactly three digits.
+    Returns -1 on a contradiction, else the words changed."""
+    c0 = 0
+    c1 = 0
+    c2 = 0
+    c3 = 0
+    m1 = 0
+    m2 = 0
+    m3 = 0
+    m4 = 0
+    for d in range(9):
+        p, m = _minirow_words(st, r, d)
+        k0 = c0 & p
+        c0 ^= p
+        k1 = c1 & k0
+        c1 ^= k0
+        k2 = c2 & k1
+        c2 ^= k1
+        c3 |= k2
+        m4 |= m3 & m
+        m3 |= m2 & m
+        m2 |= m1 & m
+        m1 |= m
+    big = c2 | c3
+    if ((~(c1 | big) | (c1 & ~c0 & ~big)) & 0x3FFFFFFFFFFFFF) | m4:
+        return -1
+    restrict = m3 & big                   # three forced digits: the others leave
+    assert_ = c0 & c1 & ~big & ~m3        # three possible digits: all are forced
+    if (restrict | assert_) == 0:
+        # no change: the band (or stack) with the fewest digit-triad pairs left, not all fixed
+        best = 1 << 20
+        for j in range(6):
+            mask = (SPACED << j) if j < 3 else ((0o007007007 << (3 * (j - 3))) << 27)
+            n = (_popcount(c0 & mask) + 2 * _popcount(c1 & mask) + 4 * _popcount(c2 & mask)
+                 + 8 * _popcount(c3 & mask))
+            if n > 27:
+                best = min(best, (n << 3) | j)
+        st[r, _BAND] = (best & 7) if best < (1 << 20) else -1
+        return 0
+    ch = 0
+    for d in range(9):
+        p, m = _minirow_words(st, r, d)
+        rm = p & restrict & ~m
+        asr = p & assert_ & ~m
+        if (rm | asr) == 0:
+            continue
+        w0 = st[r, 3 * d]
+        w1 = st[r, 3 * d + 1]
+        w2 = st[r, 3 * d + 2]
+        for b in range(3):
+            sel = (rm >> b) & SPACED
+            cells = sel * 7 | (((rm >> (27 + 9 * b)) & 0x1FF) * 0x40201)
+            if b == 0:
+                w0 &= ~cells
+            elif b == 1:
+                w1 &= ~cells
+            else:
+                w2 &= ~cells
+            t = (asr >> b) & SPACED
+            while t:
+                k = trailing_zeros(t) // 3
+                t &= t - 1
+                row = k // 3
+                x = k - 3 * row
+                clear = (ROW_CELLS[row & 3] | BOX_IN_BAND[x & 3]) & ~(0o7 << (3 * k))
+                if b == 0:
+                    w0 &= ~clear
+                elif b == 1:
+                    w1 &= ~clear
+                else:
+                    w2 &= ~clear
+            t = (asr >> (27 + 9 * b)) & 0x1FF
+            while t:
+                c = trailing_zeros(t)
+                t &= t - 1
+                col = COLUMN << c
+                inbox = BOX_IN_BAND[(c // 3) & 3] & ~col
+                if b == 0:
+                    w0 &= ~inbox
+                    w1 &= ~col
+                    w2 &= ~col
+                elif b == 1:
+                    w1 &= ~inbox
+                    w0 &= ~col
+                    w2 &= ~col
+                else:
+                    w2 &= ~inbox
+                    w0 &= ~col
+                    w1 &= ~col
+        ch |= ((np.int64(w0 != st[r, 3 * d]) | (np.int64(w1 != st[r, 3 * d + 1]) << 1)
+                | (np.int64(w2 != st[r, 3 * d + 2]) << 2)) << (3 * d))
+        st[r, 3 * d] = w0
+        st[r, 3 * d + 1] = w1
+        st[r, 3 * d + 2] = w2
+    return ch
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _propagate(st, r, dirty, cols, triads_on):
     """Band logic, naked singles and column logic to a fixpoint, in place on row r of ``st``.
 
     ``dirty``: the words (bit 3*d+b) changed since the last fixpoint; ``cols``:
@@ -257,7 +407,15 @@ def _propagate(st, r, dirty, cols):
                 dirty |= ch
                 again |= 1 << d
         if dirty == 0:
-            return True
+            if not triads_on or (st[r, _U] | st[r, _U + 1] | st[r, _U + 2]) == 0:
+                return True
+            dirty = _triads(st, r)
+            if dirty < 0:
+                return False
+            if dirty == 0:
+                return True
+            for e in range(9):
+                again |= np.int64((dirty >> (3 * e)) & 7 != 0) << e
         cols = again
 
 
@@ -350,6 +508,48 @@ def _choose_cell(st, r):
     idx = 127 - (best & 127)
     b = idx // 27
     return b, 1 << (idx - 27 * b)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _choose_split(st, r):
+    """(word, arm-1 clear mask, arm-2 clear mask): in the band or stack chosen by the last
+    fixpoint, the digit with the fewest configurations; one triad of its first configuration."""
+    band = st[r, _BAND]
+    best = 1 << 20
+    for d in range(9):
+        if band < 3:
+            a = st[r, 3 * d + band]
+            n = _popcount((a | (a >> 1) | (a >> 2)) & SPACED)
+        else:
+            cm = 0o7 << (3 * (band - 3))
+            n = (_popcount(_fold(st[r, 3 * d]) & cm) + _popcount(_fold(st[r, 3 * d + 1]) & cm)
+                 + _popcount(_fold(st[r, 3 * d + 2]) & cm))
+        if n > 3:
+            best = min(best, (CONFIGS_OF_TRIADS[n & 15] << 4) | d)
+    d = best & 15
+    if band < 3:
+        a = st[r, 3 * d + band]
+        s = (SHRINK[a & 0x1FF] | (SHRINK[(a >> 9) & 0x1FF] << 3) | (SHRINK[(a >> 18) & 0x1FF] << 6)) & 0x1FF
+    else:
+        t = band - 3
+        f0 = _fold(st[r, 3 * d])
+        f1 = _fold(st[r, 3 * d + 1])
+        f2 = _fold(st[r, 3 * d + 2])
+        s = (((f0 >> (3 * t)) & 7) | (((f1 >> (3 * t)) & 7) << 3) | (((f2 >> (3 * t)) & 7) << 6)) & 0x1FF
+    tr = SPLIT_TRIAD[s]
+    row = tr // 3
+    col = tr - 3 * row
+    if band < 3:
+        i = 3 * d + band
+        box = BOX_IN_BAND[col & 3]
+        inner = (0o7 << (9 * row + 3 * col)) & box
+    else:
+        t = band - 3
+        i = 3 * d + row
+        box = BOX_IN_BAND[t & 3]
+        inner = COLUMN << (3 * t + col)
+    a = st[r, i]
+    return i, a & box & ~inner, a & inner
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -450,6 +650,55 @@ def _pick_digit(st, r, b, bit, randomize, rng, use_avoid):
     return 0
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _search_triads(limit, solution, st):
+    """The search of :func:`_search` from its root state (row 0 of ``st``, at a fixpoint)
+    with the minirow rule in propagation and configuration branching: for the puzzles
+    whose singles leave most of the grid open."""
+    count = 0
+    guesses = 0
+    sp = 0
+    dirty = np.int64(0)
+    cols = np.int64(0)
+    while True:
+        if _propagate(st, sp, dirty, cols, True):
+            if (st[sp, _U] | st[sp, _U + 1] | st[sp, _U + 2]) == 0:
+                count += 1
+                if count == 1:
+                    _write_solution(st, sp, solution)
+                if count >= limit:
+                    return count, guesses
+            else:
+                if st[sp, _BAND] >= 0:
+                    i, m1, m2 = _choose_split(st, sp)
+                else:
+                    b, bit = _choose_cell(st, sp)
+                    d = 0
+                    while not st[sp, 3 * d + b] & bit:
+                        d += 1
+                    i = 3 * d + b
+                    m1 = BAND_PEERS[trailing_zeros(bit)]
+                    m2 = bit
+                st[sp, _ALT] = i
+                st[sp, _ALT + 1] = m2
+                for k in range(STATE):
+                    st[sp + 1, k] = st[sp, k]
+                sp += 1
+                st[sp, i] &= ~m1
+                guesses += 1
+                dirty = np.int64(1) << i
+                cols = np.int64(1) << (i // 3)
+                continue
+        if sp == 0:
+            return count, guesses
+        sp -= 1
+        i = st[sp, _ALT] & 31
+        st[sp, i] &= ~st[sp, _ALT + 1]
+        guesses += 1
+        dirty = np.int64(1) << i
+        cols = np.int64(1) << (i // 3)
+
+
 # The helpers above are inlined into _search (each has one call site there), and _search
 # is compiled without reference counting (numba's _nrt=False: it allocates nothing and
 # every array it touches belongs to its caller): array arguments of a call or of an
@@ -481,7 +730,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
     dirty = np.int64(FULL27)
     cols = np.int64(0x1FF)
     while True:
-        if _propagate(st, sp, dirty, cols):
+        if _propagate(st, sp, dirty, cols, False):
             if (st[sp, _U] | st[sp, _U + 1] | st[sp, _U + 2]) == 0:
                 if not (use_avoid and _is_avoided(st, sp)):
                     count += 1
@@ -489,6 +738,9 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
                         _write_solution(st, sp, solution)
                     if count >= limit:
                         return count, guesses
+            elif (guesses == 0 and not (randomize or use_avoid)
+                  and _popcount(st[0, _U]) + _popcount(st[0, _U + 1]) + _popcount(st[0, _U + 2]) >= HARD_CELLS):
+                return _search_triads(limit, solution, st)
             else:
                 b, bit = _choose_cell(st, sp)
                 d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid)
@@ -516,7 +768,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
 
 @njit(cache=True, nogil=True)
 def _new_stack():
-    return np.empty((MAX_DEPTH + 2, STATE), dtype=np.int64)
+    return np.empty((MAX_DEPTH + 2, WIDTH), dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
