@@ -62,7 +62,10 @@ _BAND = 32       # _search_triads: band b or stack 3 + t to branch in, set at ea
 WIDTH = 33       # a stack row: the state (copied by a branch) and _BAND
 HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 COLUMN = 0o1001001         # column 0 of a band
-MAX_DEPTH = 84   # pending alternatives <= placements on the current path <= 81
+# A pending cell alternative's other arm placed a digit on the current path (<= 81 of them);
+# a triad alternative's need not, so _search_triads takes them only above TRIAD_DEPTH.
+TRIAD_DEPTH = 40
+MAX_DEPTH = 84 + TRIAD_DEPTH
 AVOID = MAX_DEPTH + 1   # the stack row holding the avoided grid's words
 
 
@@ -669,7 +672,7 @@ def _search_triads(limit, solution, st):
                 if count >= limit:
                     return count, guesses
             else:
-                if st[sp, _BAND] >= 0:
+                if st[sp, _BAND] >= 0 and sp < TRIAD_DEPTH:
                     i, m1, m2 = _choose_split(st, sp)
                 else:
                     b, bit = _choose_cell(st, sp)
@@ -712,7 +715,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
     solution turns up early (the uniqueness question of a subset of a grid:
     "has it another solution?").
 
-    ``st`` is int64[MAX_DEPTH + 2, STATE] work space: row k is the state
+    ``st`` is int64[MAX_DEPTH + 2, WIDTH] work space: row k is the state
     after k pending branches (each row keeps its own pending alternative, so a
     branch costs one row copy; rows are indexed, never sliced, so no array
     views and their reference counts are made).  The first solution found is
