@@ -58,8 +58,6 @@ FULL27 = 0x7FFFFFF
 _U = 27          # offset of the three unplaced-cell masks in a state row
 _ALT = 30        # pending alternative of a branch: digit-band index, cell bit
 STATE = 32
-_BAND = 32       # _search_triads: band b or stack 3 + t to branch in, set at each fixpoint
-WIDTH = 33       # a stack row: the state (copied by a branch) and _BAND
 HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 COLUMN = 0o1001001         # column 0 of a band
 # A pending cell alternative's other arm placed a digit on the current path (<= 81 of them);
@@ -67,6 +65,11 @@ COLUMN = 0o1001001         # column 0 of a band
 TRIAD_DEPTH = 40
 MAX_DEPTH = 84 + TRIAD_DEPTH
 AVOID = MAX_DEPTH + 1   # the stack row holding the avoided grid's words
+# _triads' per-word minirow and column masks, in two rows no search state reaches (the
+# search with triads has no avoided grid and stays below depth 40 + 81)
+_MINIROWS = AVOID
+_FOLDS = MAX_DEPTH
+_BAND = 27   # in row _FOLDS: band b or stack 3 + t to branch in, set by the last fixpoint
 
 
 def _build_tables():
@@ -200,20 +203,17 @@ ROW_CELLS = np.array([0o777 << (9 * r) for r in range(3)], dtype=np.int64)
 @njit(cache=True, nogil=True, inline="always")
 def _minirow_words(st, r, d):
     """Digit d's possible minirows (bits 3k+b: band b, minirow k; bits 27+9b+c: column c
-    of band b) and those it is forced into."""
-    a0 = st[r, 3 * d]
-    a1 = st[r, 3 * d + 1]
-    a2 = st[r, 3 * d + 2]
-    h = ((a0 | (a0 >> 1) | (a0 >> 2)) & SPACED) | (((a1 | (a1 >> 1) | (a1 >> 2)) & SPACED) << 1) \
-        | (((a2 | (a2 >> 1) | (a2 >> 2)) & SPACED) << 2)
+    of band b) and those it is forced into, from the rows _MINIROWS and _FOLDS of ``st``
+    (filled by :func:`_triads` for row r)."""
+    h = st[_MINIROWS, 3 * d] | (st[_MINIROWS, 3 * d + 1] << 1) | (st[_MINIROWS, 3 * d + 2] << 2)
     c0 = h & ROWS3
     c1 = (h >> 3) & ROWS3
     c2 = (h >> 6) & ROWS3
     one = (c0 ^ c1 ^ c2) & ~(c0 & c1 & c2)
     mh = h & (one * 0o111)
-    f0 = _fold(a0)
-    f1 = _fold(a1)
-    f2 = _fold(a2)
+    f0 = st[_FOLDS, 3 * d]
+    f1 = st[_FOLDS, 3 * d + 1]
+    f2 = st[_FOLDS, 3 * d + 2]
     v = f0 | (f1 << 9) | (f2 << 18)
     mv = (f0 & ~(f1 | f2)) | ((f1 & ~(f0 | f2)) << 9) | ((f2 & ~(f0 | f1)) << 18)
     return h | (v << 27), mh | (mv << 27)
@@ -223,6 +223,10 @@ def _minirow_words(st, r, d):
 def _triads(st, r):
     """A minirow (three cells of a row or column in a box) holds exactly three digits.
     Returns -1 on a contradiction, else the words changed."""
+    for i in range(27):   # one loop over the words, apart, so that it runs vectorized
+        a = st[r, i]
+        st[_MINIROWS, i] = (a | (a >> 1) | (a >> 2)) & SPACED
+        st[_FOLDS, i] = _fold(a)
     c0 = 0
     c1 = 0
     c2 = 0
@@ -258,7 +262,7 @@ def _triads(st, r):
                  + 8 * _popcount(c3 & mask))
             if n > 27:
                 best = min(best, (n << 3) | j)
-        st[r, _BAND] = (best & 7) if best < (1 << 20) else -1
+        st[_FOLDS, _BAND] = (best & 7) if best < (1 << 20) else -1
         return 0
     ch = 0
     for d in range(9):
@@ -517,7 +521,7 @@ def _choose_cell(st, r):
 def _choose_split(st, r):
     """(word, arm-1 clear mask, arm-2 clear mask): in the band or stack chosen by the last
     fixpoint, the digit with the fewest configurations; one triad of its first configuration."""
-    band = st[r, _BAND]
+    band = st[_FOLDS, _BAND]
     best = 1 << 20
     for d in range(9):
         if band < 3:
@@ -672,7 +676,7 @@ def _search_triads(limit, solution, st):
                 if count >= limit:
                     return count, guesses
             else:
-                if st[sp, _BAND] >= 0 and sp < TRIAD_DEPTH:
+                if st[_FOLDS, _BAND] >= 0 and sp < TRIAD_DEPTH:
                     i, m1, m2 = _choose_split(st, sp)
                 else:
                     b, bit = _choose_cell(st, sp)
@@ -715,7 +719,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
     solution turns up early (the uniqueness question of a subset of a grid:
     "has it another solution?").
 
-    ``st`` is int64[MAX_DEPTH + 2, WIDTH] work space: row k is the state
+    ``st`` is int64[MAX_DEPTH + 2, STATE] work space: row k is the state
     after k pending branches (each row keeps its own pending alternative, so a
     branch costs one row copy; rows are indexed, never sliced, so no array
     views and their reference counts are made).  The first solution found is
@@ -771,7 +775,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
 
 @njit(cache=True, nogil=True)
 def _new_stack():
-    return np.empty((MAX_DEPTH + 2, WIDTH), dtype=np.int64)
+    return np.empty((MAX_DEPTH + 2, STATE), dtype=np.int64)
 
 
 @njit(cache=True, nogil=True)
