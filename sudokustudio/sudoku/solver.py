@@ -65,10 +65,11 @@ COLUMN = 0o1001001         # column 0 of a band
 TRIAD_DEPTH = 40
 MAX_DEPTH = 84 + TRIAD_DEPTH
 AVOID = MAX_DEPTH + 1   # the stack row holding the avoided grid's words
-# _triads' per-word minirow and column masks, in two rows no search state reaches (the
-# search with triads has no avoided grid and stays below depth 40 + 81)
+# _triads' work rows, which no search state reaches (the search with triads has no avoided
+# grid, and its states stay at depth <= 40 + 81 + 1): per-word minirow and column masks
 _MINIROWS = AVOID
 _FOLDS = MAX_DEPTH
+_DIGIT_WORDS = MAX_DEPTH - 1   # and each digit's two words from _minirow_words (p at d, m at 9 + d)
 _BAND = 27   # in row _FOLDS: band b or stack 3 + t to branch in, set by the last fixpoint
 
 
@@ -227,6 +228,10 @@ def _triads(st, r):
         a = st[r, i]
         st[_MINIROWS, i] = (a | (a >> 1) | (a >> 2)) & SPACED
         st[_FOLDS, i] = _fold(a)
+    for d in range(9):
+        p, m = _minirow_words(st, r, d)
+        st[_DIGIT_WORDS, d] = p
+        st[_DIGIT_WORDS, 9 + d] = m
     c0 = 0
     c1 = 0
     c2 = 0
@@ -234,9 +239,9 @@ def _triads(st, r):
     m1 = 0
     m2 = 0
     m3 = 0
-    m4 = 0
     for d in range(9):
-        p, m = _minirow_words(st, r, d)
+        p = st[_DIGIT_WORDS, d]
+        m = st[_DIGIT_WORDS, 9 + d]
         k0 = c0 & p
         c0 ^= p
         k1 = c1 & k0
@@ -244,14 +249,13 @@ def _triads(st, r):
         k2 = c2 & k1
         c2 ^= k1
         c3 |= k2
-        m4 |= m3 & m
         m3 |= m2 & m
         m2 |= m1 & m
         m1 |= m
     big = c2 | c3
-    if ((~(c1 | big) | (c1 & ~c0 & ~big)) & 0x3FFFFFFFFFFFFF) | m4:
+    if ((~(c1 | big) | (c1 & ~c0 & ~big)) & 0x3FFFFFFFFFFFFF):
         return -1
-    restrict = m3 & big                   # three forced digits: the others leave
+    restrict = m3 & big                   # three forced digits (more: no solution): the others leave
     assert_ = c0 & c1 & ~big & ~m3        # three possible digits: all are forced
     if (restrict | assert_) == 0:
         # no change: the band (or stack) with the fewest digit-triad pairs left, not all fixed
@@ -266,7 +270,8 @@ def _triads(st, r):
         return 0
     ch = 0
     for d in range(9):
-        p, m = _minirow_words(st, r, d)
+        p = st[_DIGIT_WORDS, d]
+        m = st[_DIGIT_WORDS, 9 + d]
         rm = p & restrict & ~m
         asr = p & assert_ & ~m
         if (rm | asr) == 0:
