@@ -528,14 +528,13 @@ def _choose_split(st, r):
     fixpoint, the digit with the fewest configurations; one triad of its first configuration."""
     band = st[_FOLDS, _BAND]
     best = 1 << 20
-    for d in range(9):
+    cm = 0o7 << (3 * (band - 3))
+    for d in range(9):   # the last fixpoint's minirow and column masks are the state's
         if band < 3:
-            a = st[r, 3 * d + band]
-            n = _popcount((a | (a >> 1) | (a >> 2)) & SPACED)
+            n = _popcount(st[_MINIROWS, 3 * d + band])
         else:
-            cm = 0o7 << (3 * (band - 3))
-            n = (_popcount(_fold(st[r, 3 * d]) & cm) + _popcount(_fold(st[r, 3 * d + 1]) & cm)
-                 + _popcount(_fold(st[r, 3 * d + 2]) & cm))
+            n = (_popcount(st[_FOLDS, 3 * d] & cm) + _popcount(st[_FOLDS, 3 * d + 1] & cm)
+                 + _popcount(st[_FOLDS, 3 * d + 2] & cm))
         if n > 3:
             best = min(best, (CONFIGS_OF_TRIADS[n & 15] << 4) | d)
     d = best & 15
@@ -544,9 +543,9 @@ def _choose_split(st, r):
         s = (SHRINK[a & 0x1FF] | (SHRINK[(a >> 9) & 0x1FF] << 3) | (SHRINK[(a >> 18) & 0x1FF] << 6)) & 0x1FF
     else:
         t = band - 3
-        f0 = _fold(st[r, 3 * d])
-        f1 = _fold(st[r, 3 * d + 1])
-        f2 = _fold(st[r, 3 * d + 2])
+        f0 = st[_FOLDS, 3 * d]
+        f1 = st[_FOLDS, 3 * d + 1]
+        f2 = st[_FOLDS, 3 * d + 2]
         s = (((f0 >> (3 * t)) & 7) | (((f1 >> (3 * t)) & 7) << 3) | (((f2 >> (3 * t)) & 7) << 6)) & 0x1FF
     tr = SPLIT_TRIAD[s]
     row = tr // 3
