@@ -5,6 +5,7 @@ import functools
 
 import numpy as np
 import pytest
+from numba import njit
 
 import reference_solver
 from conftest import load_puzzles
@@ -168,3 +169,48 @@ def test_values_above_nine_and_batch_work_space():
     counts = np.zeros(3, dtype=np.int64)
     count_solutions_batch_kernel(p, 2, counts)
     assert counts.tolist() == [2, 0, 2]
+
+
+@njit(cache=False)
+def _open_after_root_propagation(puzzle, st):
+    """Cells left open by the root propagation (-1: contradiction), as _search sees them."""
+    if not solver._init_state(puzzle, st):
+        return -1
+    if not solver._propagate(st, 0, np.int64(solver.FULL27), np.int64(0x1FF), False):
+        return -1
+    n = 0
+    for b in range(3):
+        u = st[0, solver._U + b]
+        while u:
+            u &= u - 1
+            n += 1
+    return n
+
+
+def test_hard_puzzles_take_the_triad_search_and_agree_with_reference(shared_data):
+    """Subsets of 18-24 clues of random grids (many solutions), forum_hardest puzzles
+    with one given changed (none, or a direct contradiction) and as they are (one)
+    mostly leave HARD_CELLS or more cells open at the root, so they run _search_triads
+    (minirow rule, configuration branches): counts at limits 1-3 as the reference's,
+    first solutions valid."""
+    grids = _random_grids(300, 41)
+    gen = np.random.default_rng(41)
+    n = 4000
+    pick = gen.integers(0, len(grids), n)
+    keep = np.argsort(gen.random((n, 81)), axis=1) < gen.integers(18, 25, n)[:, None]
+    sparse = np.where(keep, grids[pick], 0).astype(np.uint8)
+    forum = _load(shared_data / "puzzles6_forum_hardest_1106")
+    changed = forum.copy()
+    for p in changed:
+        c = gen.choice(np.flatnonzero(p))
+        p[c] = 1 + (p[c] + gen.integers(0, 8)) % 9
+    puzzles = np.concatenate([sparse, changed, forum[:100]])
+    st = solver._new_stack()
+    hard = np.array([_open_after_root_propagation(p, st) >= solver.HARD_CELLS for p in puzzles])
+    assert hard[:n].mean() > 0.9 and hard[n:-100].mean() > 0.3 and hard[-100:].all()
+    puzzles = puzzles[hard]
+    _assert_same_counts(puzzles)
+    sols, counts, _ = solve_batch(puzzles, 2)
+    assert set(np.unique(counts)) == {0, 1, 2}
+    for p, s, c in zip(puzzles, sols, counts):
+        assert (c > 0) == (is_valid_grid(s) and np.array_equal(s[p > 0], p[p > 0]))

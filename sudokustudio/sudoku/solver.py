@@ -33,82 +33,58 @@ hardest puzzles compared with "first bivalue cell".  A search state is one
 int64 row: F[27], U[3] and the pending alternative of the branch taken from
 this state; a branch costs one row copy.
 
+Puzzles whose root propagation leaves HARD_CELLS or more cells open (the hard
+ones: forum_hardest, most of magictour top1465) are searched by
+``_search_triads`` instead: the minirow ("triad") rule at every fixpoint and
+tdoku-like configuration branching (solver_triads.py).  That roughly matches
+tdoku's search tree on the hardest set (224 branches counted both arms, 112
+nodes, tdoku 110) where the cell search makes 291; on easy and multi-solution
+puzzles the rule costs more than it saves.  The randomize and avoid paths
+always take the cell search.
+
 This is the project's one 9x9 solver core: counting (``count_solutions_kernel``),
 solving, random solutions and "a solution other than this grid"
 (``other_solution_kernel``, the uniqueness check of a clue set of a grid for the
 generators, the minimality oracle and the UA search).  The module is long
-(~630 lines) because the kernel's helpers are inlined into the one search loop
-and stay beside it; the Python API at the end is short.
+(~670 lines) because the kernel's helpers are inlined into the search loops and
+stay beside them; the layout and tables are in solver_bits.py, the minirow rule
+in solver_triads.py; the Python API at the end is short.
 """
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import intrinsic
 
 from sudokustudio.core.rng import rand_below
+from sudokustudio.sudoku.solver_bits import (
+    _ALT,
+    _U,
+    AVOID,
+    BAND_PEERS,
+    COL_OF,
+    COLUMN,
+    COMPLEX,
+    FULL27,
+    MAX_DEPTH,
+    PERM9,
+    ROW_SINGLE,
+    SHRINK,
+    STATE,
+    TRIAD_DEPTH,
+    _BAND,
+    _FOLDS,
+    _fold,
+    _popcount,
+)
+from sudokustudio.sudoku.solver_triads import _choose_split, _triads
 
 
 class NoSolutionError(ValueError):
     """Raised by :func:`solve` for a puzzle without a solution."""
 
 
-FULL27 = 0x7FFFFFF
-_U = 27          # offset of the three unplaced-cell masks in a state row
-_ALT = 30        # pending alternative of a branch: digit-band index, cell bit
-STATE = 32
-COLUMN = 0o1001001         # column 0 of a band
-MAX_DEPTH = 84   # pending alternatives <= placements on the current path <= 81
-AVOID = MAX_DEPTH + 1   # the stack row holding the avoided grid's words
-
-
-def _build_tables():
-    shrink = np.zeros(512, dtype=np.int64)      # 9-bit row segment -> boxes it touches
-    row_single = np.zeros(512, dtype=np.int64)  # segment if exactly one bit, else 0
-    for v in range(512):
-        shrink[v] = (1 if v & 0o7 else 0) | (2 if v & 0o70 else 0) | (4 if v & 0o700 else 0)
-        if v and not v & (v - 1):
-            row_single[v] = v
-    perms = [(0, 1, 2), (0, 2, 1), (1, 0, 2), (1, 2, 0), (2, 0, 1), (2, 1, 0)]
-    complex_mask = np.zeros(512, dtype=np.int64)  # (row,box) pattern -> cells on a permutation
-    perm9 = np.zeros(512, dtype=np.int64)         # same on a 3x3 pattern, result as 9 bits
-    for s in range(512):
-        m = 0
-        m9 = 0
-        for p in perms:
-            if all(s >> (3 * r + p[r]) & 1 for r in range(3)):
-                for r in range(3):
-                    m |= 0o7 << (9 * r + 3 * p[r])
-                    m9 |= 1 << (3 * r + p[r])
-        complex_mask[s] = m
-        perm9[s] = m9
-    band_peers = np.zeros(27, dtype=np.int64)  # same row or box inside the band, not the cell
-    for i in range(27):
-        r, c = divmod(i, 9)
-        m = 0o777 << (9 * r)
-        for rr in range(3):
-            m |= 0o7 << (9 * rr + 3 * (c // 3))
-        band_peers[i] = m & ~(1 << i)
-    col_of = np.array([i % 9 for i in range(27)], dtype=np.int64)
-    return shrink, row_single, complex_mask, band_peers, perm9, col_of
-
-
-SHRINK, ROW_SINGLE, COMPLEX, BAND_PEERS, PERM9, COL_OF = _build_tables()
-
-
-@intrinsic
-def _popcount(typingctx, x):
-    """Number of set bits (LLVM's ctpop: one instruction)."""
-    def codegen(context, builder, signature, args):
-        return builder.ctpop(args[0])
-    return x(x), codegen
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _fold(a):
-    """The columns (9 bits) a band mask touches."""
-    return (a | (a >> 9) | (a >> 18)) & 0x1FF
+HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -166,7 +142,7 @@ def _columns(st, r, d):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _propagate(st, r, dirty, cols):
+def _propagate(st, r, dirty, cols, triads_on):
     """Band logic, naked singles and column logic to a fixpoint, in place on row r of ``st``.
 
     ``dirty``: the words (bit 3*d+b) changed since the last fixpoint; ``cols``:
@@ -257,7 +233,15 @@ def _propagate(st, r, dirty, cols):
                 dirty |= ch
                 again |= 1 << d
         if dirty == 0:
-            return True
+            if not triads_on or (st[r, _U] | st[r, _U + 1] | st[r, _U + 2]) == 0:
+                return True
+            dirty = _triads(st, r)
+            if dirty < 0:
+                return False
+            if dirty == 0:
+                return True
+            for e in range(9):
+                again |= np.int64((dirty >> (3 * e)) & 7 != 0) << e
         cols = again
 
 
@@ -450,6 +434,55 @@ def _pick_digit(st, r, b, bit, randomize, rng, use_avoid):
     return 0
 
 
+@njit(cache=True, nogil=True, _nrt=False)
+def _search_triads(limit, solution, st):
+    """The search of :func:`_search` from its root state (row 0 of ``st``, at a fixpoint)
+    with the minirow rule in propagation and configuration branching: for the puzzles
+    whose singles leave most of the grid open."""
+    count = 0
+    guesses = 0
+    sp = 0
+    dirty = np.int64(0)
+    cols = np.int64(0)
+    while True:
+        if _propagate(st, sp, dirty, cols, True):
+            if (st[sp, _U] | st[sp, _U + 1] | st[sp, _U + 2]) == 0:
+                count += 1
+                if count == 1:
+                    _write_solution(st, sp, solution)
+                if count >= limit:
+                    return count, guesses
+            else:
+                if st[_FOLDS, _BAND] >= 0 and sp < TRIAD_DEPTH:
+                    i, m1, m2 = _choose_split(st, sp)
+                else:
+                    b, bit = _choose_cell(st, sp)
+                    d = 0
+                    while not st[sp, 3 * d + b] & bit:
+                        d += 1
+                    i = 3 * d + b
+                    m1 = BAND_PEERS[trailing_zeros(bit)]
+                    m2 = bit
+                st[sp, _ALT] = i
+                st[sp, _ALT + 1] = m2
+                for k in range(STATE):
+                    st[sp + 1, k] = st[sp, k]
+                sp += 1
+                st[sp, i] &= ~m1
+                guesses += 1
+                dirty = np.int64(1) << i
+                cols = np.int64(1) << (i // 3)
+                continue
+        if sp == 0:
+            return count, guesses
+        sp -= 1
+        i = st[sp, _ALT] & 31
+        st[sp, i] &= ~st[sp, _ALT + 1]
+        guesses += 1
+        dirty = np.int64(1) << i
+        cols = np.int64(1) << (i // 3)
+
+
 # The helpers above are inlined into _search (each has one call site there), and _search
 # is compiled without reference counting (numba's _nrt=False: it allocates nothing and
 # every array it touches belongs to its caller): array arguments of a call or of an
@@ -481,7 +514,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
     dirty = np.int64(FULL27)
     cols = np.int64(0x1FF)
     while True:
-        if _propagate(st, sp, dirty, cols):
+        if _propagate(st, sp, dirty, cols, False):
             if (st[sp, _U] | st[sp, _U + 1] | st[sp, _U + 2]) == 0:
                 if not (use_avoid and _is_avoided(st, sp)):
                     count += 1
@@ -489,6 +522,9 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
                         _write_solution(st, sp, solution)
                     if count >= limit:
                         return count, guesses
+            elif (guesses == 0 and not (randomize or use_avoid)
+                  and _popcount(st[0, _U]) + _popcount(st[0, _U + 1]) + _popcount(st[0, _U + 2]) >= HARD_CELLS):
+                return _search_triads(limit, solution, st)
             else:
                 b, bit = _choose_cell(st, sp)
                 d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid)
