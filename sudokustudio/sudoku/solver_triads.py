@@ -79,7 +79,11 @@ def _minirow_words(st, r, d):
 @njit(cache=True, nogil=True, inline="always")
 def _triads(st, r):
     """A minirow (three cells of a row or column in a box) holds exactly three digits.
-    Returns -1 on a contradiction, else the words changed."""
+    Returns -1 on a contradiction, else the words changed.
+
+    Long (~100 lines) because it is one hot pass inlined into the search: counting each
+    digit's minirows and then restricting them work on the same per-digit words, kept in
+    spare stack rows; split in two, both halves would recompute or pass those words."""
     for i in range(27):   # one loop over the words, apart, so that it runs vectorized
         a = st[r, i]
         st[_MINIROWS, i] = (a | (a >> 1) | (a >> 2)) & SPACED
