@@ -21,6 +21,10 @@ check the stop rules.
 Statuses: queued (waiting for its kernels or its executor) -> running ->
 stopping -> paused (stopped early, resumable) | done | failed; a run found
 live in the store whose process is gone is "interrupted" (resumable).
+
+The file is ~650 lines because ``Run`` is one state machine (its loop, stop
+rules, store commits with retry, snapshot and resume share its locked state);
+the executors and the Qt adapter are already in modules of their own.
 """
 from __future__ import annotations
 
