@@ -291,6 +291,26 @@ def _metric_columns(rows: list[dict]) -> dict:
     return {k: np.array([np.nan if r.get(k) is None else float(r[k]) for r in rows]) for k in names}
 
 
+
+def add_missing_metrics(coll: Collection, names, progress=None, step: int = 2000) -> None:
+    """Compute the difficulty metrics ``names`` (``sudoku.difficulty``) that ``coll`` lacks,
+    ``step`` puzzles at a time; ``progress(done, total)`` after each chunk."""
+    from sudokustudio.sudoku.difficulty import puzzle_difficulty
+
+    missing = [m for m in names if m not in coll.metrics]
+    if not missing:
+        return
+    n = len(coll)
+    parts: dict[str, list] = {m: [] for m in missing}
+    for a in range(0, n, step):
+        chunk = puzzle_difficulty(coll.puzzles[a:a + step], missing)
+        for m in missing:
+            parts[m].append(chunk[m])
+        if progress is not None:
+            progress(min(n, a + step), n)
+    for m in missing:
+        coll.metrics[m] = np.concatenate(parts[m]) if parts[m] else np.zeros(0)
+
 # ---------------------------------------------------------------- files
 def check_export_path(path: str | os.PathLike) -> None:
     suffix = Path(path).suffix.lower()

@@ -24,7 +24,8 @@ from typing import Callable
 
 import numpy as np
 
-from sudokustudio.jobs.collections import Collection, CollectionError, CollectionStore, export_puzzles
+from sudokustudio.jobs.collections import (Collection, CollectionError, CollectionStore, add_missing_metrics,
+                                           export_puzzles)
 
 #: the metric columns the browser shows, in this order, when a collection has them
 METRIC_ORDER = ("W", "guesses", "brt")
@@ -277,13 +278,11 @@ class BrowserModel:
         return self.add_collection(import_collection(path))
 
     def add_collection(self, coll: Collection) -> int:
-        """Store a collection; one without metrics gets the fast difficulty metrics, and the
-        W-rating too when it is small enough to rate at once (~10 ms a puzzle)."""
-        from sudokustudio.sudoku.difficulty import FAST_METRICS, puzzle_difficulty
+        """Store a collection with the fast difficulty metrics it lacks, and the W-rating
+        too when it is small enough to rate at once (~10 ms a puzzle)."""
+        from sudokustudio.sudoku.difficulty import FAST_METRICS
 
-        if not coll.metrics:
-            wanted = FAST_METRICS + ("W",) if len(coll) <= RATE_AT_IMPORT else FAST_METRICS
-            coll.metrics = puzzle_difficulty(coll.puzzles, wanted)
+        add_missing_metrics(coll, FAST_METRICS + ("W",) if len(coll) <= RATE_AT_IMPORT else FAST_METRICS)
         return self.store.add_collection(coll)
 
     @staticmethod

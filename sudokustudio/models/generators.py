@@ -23,8 +23,8 @@ from typing import Callable
 import numpy as np
 
 from sudokustudio.core.stats import Moments
-from sudokustudio.jobs.collections import (Collection, CollectionError, CollectionStore, export_puzzles,
-                                           import_collection)
+from sudokustudio.jobs.collections import (Collection, CollectionError, CollectionStore, add_missing_metrics,
+                                           export_puzzles, import_collection)
 from sudokustudio.jobs.run import Run, Status, StopRules
 from sudokustudio.sudoku.correction import CF
 from sudokustudio.sudoku.generate import PUBLISHED, PUBLISHED_CB_HIST, GenResult, describe_result
@@ -304,22 +304,10 @@ class GeneratorsModel:
         """Read a collection and compute its missing fast difficulty metrics (slow: off the UI thread).
 
         ``progress(done, total)`` is called as the metrics are computed."""
-        from sudokustudio.sudoku.difficulty import FAST_METRICS, puzzle_difficulty
+        from sudokustudio.sudoku.difficulty import FAST_METRICS
 
         coll = import_collection(path, generator=generator)
-        missing = [m for m in FAST_METRICS if m not in coll.metrics]
-        if missing:
-            n = len(coll)
-            parts: dict[str, list] = {m: [] for m in missing}
-            step = 2000
-            for a in range(0, n, step):
-                chunk = puzzle_difficulty(coll.puzzles[a:a + step], missing)
-                for m in missing:
-                    parts[m].append(chunk[m])
-                if progress is not None:
-                    progress(min(n, a + step), n)
-            for m in missing:
-                coll.metrics[m] = np.concatenate(parts[m]) if parts[m] else np.zeros(0)
+        add_missing_metrics(coll, FAST_METRICS, progress)
         from sudokustudio.sudoku.canon import dedup
 
         coll.classes = int(len(dedup(coll.puzzles, threads=2)))
