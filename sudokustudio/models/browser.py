@@ -70,18 +70,12 @@ class BrowserTable:
     def __len__(self) -> int:
         return int(self.rowid.shape[0])
 
-    @property
-    def columns(self) -> list[str]:
-        """The sortable columns: clues, the metrics, class."""
-        return ["clues", *self.metrics, "class"]
-
     def column(self, name: str) -> np.ndarray:
+        """A sortable column: clues, class or a metric."""
         if name == "clues":
             return self.clues
         if name == "class":
             return self.class_no
-        if name == "collection":
-            return self.collection
         return self.metrics[name]
 
     def update_classes(self) -> None:

@@ -378,7 +378,8 @@ class BrowserTab(QWidget):
         classes = f"; {table.class_count():,} classes among {table.classes_known:,} classified" \
             if table.classes_known else ""
         self.count_label.setText(f"{len(order):,} of {len(table):,} puzzles listed{classes}")
-        self.view.resizeColumnsToContents() if len(order) <= 2000 else None
+        if len(order) <= 2000:      # measuring more rows than that would stall the window
+            self.view.resizeColumnsToContents()
 
     def selected_rows(self) -> np.ndarray:
         """Table rows of the selected list rows (in list order), or the current one."""
