@@ -375,6 +375,8 @@ class BrowserTab(QWidget):
             return
         self.order = order
         self.table_model.set_rows(table, order)
+        if self.sort_key[0] is None:   # table order: no column's arrow (Qt would mark the first)
+            self.view.horizontalHeader().setSortIndicator(-1, Qt.AscendingOrder)
         classes = f"; {table.class_count():,} classes among {table.classes_known:,} classified" \
             if table.classes_known else ""
         self.count_label.setText(f"{len(order):,} of {len(table):,} puzzles listed{classes}")
