@@ -7,8 +7,8 @@ collection of N puzzles: random isomorphs of the 49,158 17-clue puzzles with
 synthetic metrics (W drawn 0..12, guesses, brt; the values only need to be
 sortable).  Then times, in this process:
 
-- ``open_first``: ``BrowserModel.open`` when the collection's columns are not
-  stored yet (read from the puzzles' rows, then stored);
+- ``open_first``: ``BrowserModel.open`` when the collection's whole columns are
+  not stored yet (joined from the columns each batch stored, then stored);
 - ``open``: the same once they are stored (what a user meets every time
   after the first);
 - in the real Collections tab (offscreen): the time from checking the

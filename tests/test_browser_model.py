@@ -173,3 +173,17 @@ def test_export_selection_round_trips(store, seventeen, tmp_path):
     back = import_collection(tmp_path / "sel.csv")
     assert np.array_equal(back.puzzles, seventeen[rows])
     assert np.array_equal(back.metrics["guesses"], np.arange(60)[rows])
+
+
+def test_columns_joined_from_the_batches_equal_those_read_from_the_rows(store, seventeen):
+    w = np.r_[np.arange(20) % 5, np.full(40, np.nan)]
+    cid = store.create("a", "test")
+    store.add_batch(cid, 2, seventeen[40:], None, {"guesses": np.arange(20)})   # out of order, no W
+    store.add_batch(cid, 0, seventeen[:20], None, {"W": w[:20], "guesses": np.arange(20)})
+    store.add_batch(cid, 1, seventeen[20:40], np.full(20, 0.5), {"W": w[20:40], "guesses": np.arange(20)})
+    joined = store.columns(cid)
+    read = store.build_columns(cid)
+    assert set(joined) == set(read) == {"rowid", "clues", "weight", "m:W", "m:guesses"}
+    for name in read:
+        assert joined[name].dtype == read[name].dtype
+        assert np.array_equal(joined[name], read[name], equal_nan=True), name

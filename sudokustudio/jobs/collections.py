@@ -52,6 +52,15 @@ CREATE TABLE IF NOT EXISTS puzzles (
     metrics TEXT NOT NULL DEFAULT '{}',
     PRIMARY KEY (collection_id, batch_index, position)
 );
+CREATE TABLE IF NOT EXISTS batch_columns (
+    collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
+    batch_index INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    rows INTEGER NOT NULL,
+    dtype TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (collection_id, batch_index, name)
+);
 CREATE TABLE IF NOT EXISTS columns (
     collection_id INTEGER NOT NULL REFERENCES collections(id) ON DELETE CASCADE,
     name TEXT NOT NULL,
@@ -111,12 +120,17 @@ class CollectionStore(SqliteFile):
             raise CollectionError(f"collection store {self.path} is damaged or not a collection store ({e}); "
                                   f"move it aside to start a new one") from e
 
-    def _write(self, sql: str, rows: list[tuple]) -> sqlite3.Cursor:
-        """Run ``sql`` for each row in one transaction; CollectionError names a busy or broken file."""
+    def _write(self, sql: str, rows: list[tuple], *more: tuple[str, list[tuple]]) -> sqlite3.Cursor:
+        """Run ``sql`` for each row, then each further (sql, rows), in one transaction; returns
+        the first statement's cursor.  CollectionError names a busy or broken file."""
         db = self._db()
         try:
             with db:
-                return db.execute(sql, rows[0]) if len(rows) == 1 else db.executemany(sql, rows)
+                cur = db.execute(sql, rows[0]) if len(rows) == 1 else db.executemany(sql, rows)
+                for sql2, rows2 in more:
+                    if rows2:
+                        db.executemany(sql2, rows2)
+                return cur
         except sqlite3.Error as e:
             what = "is busy (another process is writing)" if is_busy(e) else "cannot be written"
             raise CollectionError(f"collection store {self.path} {what}: {e}") from e
@@ -137,7 +151,14 @@ class CollectionStore(SqliteFile):
             m = {k: _scalar(v[i]) for k, v in metrics.items()}
             rows.append((collection_id, int(batch_index), i, format_puzzle(p[i]), int(np.count_nonzero(p[i])),
                          float(w[i]), json.dumps(m)))
-        self._write("INSERT OR IGNORE INTO puzzles VALUES (?,?,?,?,?,?,?)", rows)
+        # the batch's numeric columns too, so the browser never reads a million JSON rows
+        cols = {"clues": np.count_nonzero(p, axis=1).astype(np.int8), "weight": w.astype(np.float64)}
+        for k, v in metrics.items():
+            cols[f"m:{k}"] = np.array([np.nan if x is None else float(x) for x in map(_scalar, v)])
+        batch_cols = [(collection_id, int(batch_index), name, int(a.shape[0]), a.dtype.name, a.tobytes())
+                      for name, a in cols.items()]
+        self._write("INSERT OR IGNORE INTO puzzles VALUES (?,?,?,?,?,?,?)", rows,
+                    ("INSERT OR IGNORE INTO batch_columns VALUES (?,?,?,?,?,?)", batch_cols))
 
     def add_collection(self, coll: Collection, spec: dict | None = None) -> int:
         cid = self.create(coll.name, coll.generator, spec, coll.seed, coll.source)
@@ -199,14 +220,36 @@ class CollectionStore(SqliteFile):
         out = {}
         for name, rows, dtype, data in self._db().execute(
                 "SELECT name, rows, dtype, data FROM columns WHERE collection_id=?", (collection_id,)):
-            if dtype not in COLUMN_DTYPES or not isinstance(data, bytes) \
-                    or len(data) != rows * np.dtype(dtype).itemsize:
-                raise CollectionError(f"collection {collection_id}: stored column {name!r} is damaged "
-                                      f"({rows} rows of {dtype!r}, {len(data) if isinstance(data, bytes) else 0} "
-                                      f"bytes); delete the collection's columns to rebuild them")
+            a = _column_array(f"collection {collection_id}: stored column {name!r}", rows, dtype, data)
             if rows == n:
-                out[name] = np.frombuffer(data, dtype=dtype)
+                out[name] = a
         return out
+
+    def _columns_from_batches(self, collection_id: int, n: int) -> dict[str, np.ndarray] | None:
+        """The columns joined from those ``add_batch`` stored, when they cover all ``n`` rows
+        (None for collections stored before batches kept columns)."""
+        db = self._db()
+        parts: dict[int, dict[str, np.ndarray]] = {}
+        for b, name, rows, dtype, data in db.execute(
+                "SELECT batch_index, name, rows, dtype, data FROM batch_columns WHERE collection_id=?",
+                (collection_id,)):
+            parts.setdefault(b, {})[name] = _column_array(
+                f"collection {collection_id}, batch {b}: stored column {name!r}", rows, dtype, data)
+        sizes = {b: p["clues"].shape[0] for b, p in parts.items() if "clues" in p}
+        if len(sizes) != len(parts) or sum(sizes.values()) != n:
+            return None
+        order = sorted(parts)
+        rowid = np.array([r for (r,) in db.execute(
+            "SELECT rowid FROM puzzles WHERE collection_id=? ORDER BY batch_index, position", (collection_id,))],
+            dtype=np.int64)
+        names = sorted({k for p in parts.values() for k in p})
+        cols = {"rowid": rowid}
+        for name in names:
+            fill = 0 if name == "clues" else np.nan
+            cols[name] = np.concatenate([parts[b][name] if name in parts[b]
+                                         else np.full(sizes[b], fill) for b in order])
+        cols["clues"] = cols["clues"].astype(np.int8)
+        return cols
 
     def build_columns(self, collection_id: int) -> dict[str, np.ndarray]:
         """Read rowid, clues, weight and every metric of a collection into arrays and store
@@ -228,12 +271,18 @@ class CollectionStore(SqliteFile):
         return cols
 
     def columns(self, collection_id: int) -> dict[str, np.ndarray]:
-        """The collection's columns, built on first use (see ``build_columns``)."""
+        """The collection's columns: the stored ones while current, else joined from the
+        batches' columns (``add_batch``), else read from the rows (``build_columns``)."""
         cols = self.stored_columns(collection_id)
         if "rowid" in cols and "clues" in cols:
             return cols
         canon = cols.get("canon")
-        cols = self.build_columns(collection_id)
+        cols = self._columns_from_batches(collection_id, self.count(collection_id))
+        if cols is None:
+            cols = self.build_columns(collection_id)
+        else:
+            for name, values in cols.items():
+                self.save_column(collection_id, name, values)
         if canon is not None:
             cols["canon"] = canon
         return cols
@@ -254,6 +303,16 @@ class CollectionStore(SqliteFile):
         rows = self._db().execute("SELECT puzzle FROM puzzles WHERE collection_id=? ORDER BY batch_index, position",
                                   (collection_id,)).fetchall()
         return puzzle_bytes([r[0] for r in rows], f"collection {collection_id}")
+
+
+def _column_array(what: str, rows, dtype, data) -> np.ndarray:
+    """A stored column as an array, after checking it (never unpickled or guessed)."""
+    if dtype not in COLUMN_DTYPES or not isinstance(data, bytes) or not isinstance(rows, int) \
+            or len(data) != rows * np.dtype(dtype).itemsize:
+        raise CollectionError(f"{what} is damaged ({rows} rows of {dtype!r}, "
+                              f"{len(data) if isinstance(data, bytes) else 0} bytes); "
+                              f"delete the collection's columns to rebuild them")
+    return np.frombuffer(data, dtype=dtype)
 
 
 def puzzle_bytes(texts: list[str], where: str) -> np.ndarray:
