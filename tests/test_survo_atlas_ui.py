@@ -10,10 +10,10 @@ from sudokustudio.ui.survo_atlas_view import SIZES, AtlasView
 
 def _run(view, qtbot, size):
     view.size_box.setCurrentIndex(SIZES.index(size))
-    view.start()
-    assert not view.run_btn.isEnabled() and view.cancel_btn.isEnabled()
-    with qtbot.waitSignal(view.runner.finished, timeout=120_000):
-        pass
+    # the signal is watched before the run starts: its thread may finish before the test's next line
+    with qtbot.waitSignal(view.runOver, timeout=120_000):
+        view.start()
+        assert not view.run_btn.isEnabled() and view.cancel_btn.isEnabled()
 
 
 def test_run_shows_puzzles_and_double_click_plays(qtbot, settings):
@@ -44,10 +44,9 @@ def test_cancel_keeps_a_partial_atlas(qtbot, settings):
     view = AtlasView(settings)
     qtbot.addWidget(view)
     view.size_box.setCurrentIndex(SIZES.index((3, 4)))
-    view.start()
-    view.cancel()
-    with qtbot.waitSignal(view.runner.finished, timeout=120_000):
-        pass
+    with qtbot.waitSignal(view.runOver, timeout=120_000):
+        view.start()
+        view.cancel()
     assert view.run_btn.isEnabled()
     assert view.runner.batches_done <= SurvoAtlasJob(3, 4).n_batches()
     assert view.model.rowCount() <= 583

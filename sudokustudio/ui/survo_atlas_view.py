@@ -123,6 +123,8 @@ class AtlasView(QWidget):
     title = "Atlas"
     file_filters = "Survo atlas (*.txt);;All files (*)"
     playRequested = Signal(object)
+    #: a run has ended and the view shows its final state (status: done / paused / failed)
+    runOver = Signal(str)
 
     def __init__(self, settings=None, parent=None):
         super().__init__(parent)
@@ -349,6 +351,7 @@ class AtlasView(QWidget):
         self.run_btn.setEnabled(True)
         self.size_box.setEnabled(True)
         self.cancel_btn.setEnabled(False)
+        self.runOver.emit(status)
 
     def _refresh(self, final: bool = False) -> None:
         if self.runner is None:
