@@ -267,9 +267,13 @@ class CompileLauncher:
             from sudokustudio.kernels.listener import install_compile_logger
 
             install_compile_logger()   # imports numba: here, not on the UI thread at start
+            from numba.core.compiler_lock import global_compiler_lock
             from numba.core.registry import cpu_target
 
-            cpu_target.target_context.refresh()
+            # numba refreshes its registries under this lock when it compiles or loads a
+            # kernel: refreshing without it raced with kernels loaded in other threads
+            with global_compiler_lock:
+                cpu_target.target_context.refresh()
             groups = [group] if group else [g for g in self.groups if GROUPS[g].preload
                                              and self.readiness.state(g).state == "ready"]
             for g in groups:

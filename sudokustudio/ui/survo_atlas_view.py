@@ -123,8 +123,7 @@ class AtlasView(QWidget):
     title = "Atlas"
     file_filters = "Survo atlas (*.txt);;All files (*)"
     playRequested = Signal(object)
-    #: a run has ended and the view shows its final state (status: done / paused / failed)
-    runOver = Signal(str)
+    runOver = Signal(str)   # a run has ended and its final state is shown (done / paused / failed)
 
     def __init__(self, settings=None, parent=None):
         super().__init__(parent)
@@ -319,8 +318,7 @@ class AtlasView(QWidget):
         self.runner.failed.connect(self._failed)
         self.progress.setRange(0, self.job.n_batches())
         self.progress.setValue(0)
-        self.result = None
-        self._shown_batches = -1
+        self.result, self._shown_batches = None, -1
         self.run_btn.setEnabled(False)
         self.size_box.setEnabled(False)
         self.cancel_btn.setEnabled(True)
@@ -357,12 +355,11 @@ class AtlasView(QWidget):
         if self.runner is None:
             return
         snap = self.runner.snapshot(history=False)
-        done = snap.batches
-        if done == self._shown_batches and not final:
+        if snap.batches == self._shown_batches and not final:
             return
-        self._shown_batches = done
-        self.progress.setValue(done)
-        complete = done == self.job.n_batches()
+        self._shown_batches = snap.batches
+        self.progress.setValue(snap.batches)
+        complete = snap.batches == self.job.n_batches()
         self.set_result(snap.total, running=not final, elapsed=snap.session_seconds, complete=complete)
         self._draw_partitions()
         if final and complete:
