@@ -10,6 +10,7 @@ import time
 
 import numpy as np
 import pytest
+from brute_4x4 import all_4x4_grids_first_row_1234, unique_and_minimal
 
 from sudokustudio.core.cellset import to_cells
 from sudokustudio.core.rng import seed_state
@@ -19,7 +20,6 @@ from sudokustudio.sudoku.estimate import (
     GRID_COUNTS, MINIMAL_METHODS, GridCountJob, MinimalsJob, rows_grid_g, sequential_grid_kernel,
 )
 from sudokustudio.sudoku.grid import is_valid_grid
-from sudokustudio.sudoku.tables import geometry
 
 
 def _within(job, total, exact, k=4.0):
@@ -100,26 +100,6 @@ def test_weighted_4x4_grids_are_uniform():
 
 
 # ----------------------------------------------------------------- minimals
-def _all_4x4_grids_first_row_1234():
-    _, peers, units = geometry(2, 2)
-    out = []
-    g = np.zeros(16, dtype=np.uint8)
-    g[:4] = [1, 2, 3, 4]
-
-    def fill(i):
-        if i == 16:
-            out.append(g.copy())
-            return
-        for d in range(1, 5):
-            if all(g[p] != d for p in peers[i] if p < i):
-                g[i] = d
-                fill(i + 1)
-        g[i] = 0
-
-    fill(4)
-    return out
-
-
 @pytest.fixture(scope="module")
 def exact_4x4_minimals():
     """Mean number of c-clue minimal puzzles per 4x4 grid, by exhaustive enumeration.
@@ -127,7 +107,7 @@ def exact_4x4_minimals():
     Relabelling digits maps minimals to minimals, so the 12 grids with first
     row 1234 have the same mean as all 288.
     """
-    grids = _all_4x4_grids_first_row_1234()
+    grids = all_4x4_grids_first_row_1234()
     assert len(grids) == 12
     tot = np.zeros(17, dtype=np.int64)
     for g in grids:
@@ -135,35 +115,9 @@ def exact_4x4_minimals():
     return tot / len(grids)
 
 
-def _all_4x4_grids():
-    """The 288 4x4 grids: relabellings of the 12 with first row 1234."""
-    from itertools import permutations
-
-    base = _all_4x4_grids_first_row_1234()
-    return [np.array([0, *p], dtype=np.uint8)[g] for g in base for p in permutations(range(1, 5))]
-
-
-def _brute_force_4x4(grid):
-    """(unique, minimal) of every clue set (bit i = cell i) of a 4x4 grid, from the
-    list of all 288 grids alone: a clue set is unique when every other grid
-    differs from this one on one of its cells."""
-    cells = 1 << np.arange(16)
-    diffs = [int(cells[h != grid].sum()) for h in _all_4x4_grids() if (h != grid).any()]
-    assert len(diffs) == 287
-    m = np.arange(1 << 16)
-    unique = np.ones(1 << 16, dtype=bool)
-    for d in diffs:
-        unique &= (m & d) != 0
-    minimal = unique.copy()
-    for b in cells:
-        has = (m & b) != 0
-        minimal[has] &= ~unique[m[has] & ~b]
-    return unique, minimal
-
-
 def test_subset_and_superset_enumeration_match_brute_force():
     grid = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.uint8)
-    unique, minimal = _brute_force_4x4(grid)
+    unique, minimal = unique_and_minimal(grid)
     sizes = np.array([bin(m).count("1") for m in range(1 << 16)])
     rng = np.random.default_rng(3)
     out = np.zeros((400, 16), np.uint8)

@@ -2,10 +2,9 @@
 oracle, against brute force: every clue set of a 4x4 grid (uniqueness decided
 from the list of all 288 grids, no solver), and 9x9 puzzles checked clue by
 clue with the public solver."""
-from itertools import permutations
-
 import numpy as np
 import pytest
+from brute_4x4 import unique_and_minimal
 
 from sudokustudio.core.cellset import ZERO, cell_set, clue_set, from_cells, has_cell, to_cells
 from sudokustudio.sudoku import minimal as M
@@ -17,42 +16,10 @@ from sudokustudio.sudoku.tables import geometry
 GRID4 = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.uint8)
 
 
-def _all_4x4_grids():
-    _, peers, _ = geometry(2, 2)
-    out = []
-    g = np.zeros(16, dtype=np.uint8)
-    g[:4] = [1, 2, 3, 4]
-
-    def fill(i):
-        if i == 16:
-            out.append(g.copy())
-            return
-        for d in range(1, 5):
-            if all(g[p] != d for p in peers[i] if p < i):
-                g[i] = d
-                fill(i + 1)
-        g[i] = 0
-
-    fill(4)
-    return [np.array([0, *p], dtype=np.uint8)[x] for x in out for p in permutations(range(1, 5))]
-
-
 @pytest.fixture(scope="module")
 def brute_4x4():
     """unique[m], minimal[m] for every clue set m (bit i = cell i) of GRID4."""
-    cells = 1 << np.arange(16)
-    grids = _all_4x4_grids()
-    assert len({g.tobytes() for g in grids}) == 288
-    diffs = [int(cells[h != GRID4].sum()) for h in grids if (h != GRID4).any()]
-    m = np.arange(1 << 16)
-    unique = np.ones(1 << 16, dtype=bool)
-    for d in diffs:
-        unique &= (m & d) != 0
-    minimal = unique.copy()
-    for b in cells:
-        has = (m & b) != 0
-        minimal[has] &= ~unique[m[has] & ~b]
-    return unique, minimal
+    return unique_and_minimal(GRID4)
 
 
 def _clue_set(work):
