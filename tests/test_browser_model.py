@@ -66,6 +66,17 @@ def test_a_damaged_column_is_a_clear_error(store, seventeen):
         BrowserModel(store).open([cid])
 
 
+@pytest.mark.parametrize("damage", ["1" * 80, "x" * 81, "é" * 81])
+def test_a_damaged_puzzle_row_is_a_clear_error(store, seventeen, damage):
+    cid = _add(store, "a", seventeen[:5])
+    assert np.array_equal(store.puzzle_array(cid), seventeen[:5])
+    with store._db() as db:
+        db.execute("UPDATE puzzles SET puzzle = ? WHERE rowid = (SELECT rowid FROM puzzles WHERE position = 3)",
+                   (damage,))
+    with pytest.raises(CollectionError, match=f"collection {cid}, puzzle 4 is damaged"):
+        store.puzzle_array(cid)
+
+
 def test_select_filters_and_sorts_like_numpy(store, seventeen, shared_data):
     magic = load_puzzles(shared_data / "puzzles3_magictour_top1465", limit=40)
     w = np.r_[np.arange(20) % 5, np.full(20, np.nan)]

@@ -28,7 +28,7 @@ import numpy as np
 
 from sudokustudio.jobs.sqlite import BUSY_TIMEOUT, SqliteFile, is_busy
 from sudokustudio.sudoku.formats import read_collection
-from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, parse_puzzle
+from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, parse_puzzle, parse_rows
 
 EXPORT_SUFFIXES = (".txt", ".sdm", ".csv")
 
@@ -317,21 +317,11 @@ def _column_array(what: str, rows, dtype, data) -> np.ndarray:
 
 def puzzle_bytes(texts: list[str], where: str) -> np.ndarray:
     """Stored 81-character puzzles ('.' or '0' empty) as uint8[N, 81], at numpy speed."""
-    if not texts:
-        return np.zeros((0, 81), dtype=np.uint8)
-    try:
-        raw = np.frombuffer("".join(texts).encode("ascii"), dtype=np.uint8)
-    except UnicodeEncodeError:
-        raw = np.zeros(1, dtype=np.uint8)
-    if raw.size != 81 * len(texts):
-        bad = next(i for i, t in enumerate(texts) if len(t) != 81 or not t.isascii())
+    cells, ok = parse_rows(texts, check_units=False)
+    if not ok.all():
+        bad = int(np.flatnonzero(~ok)[0])
         raise CollectionError(f"{where}, puzzle {bad + 1} is damaged: {texts[bad][:90]!r}")
-    digits = raw.reshape(-1, 81).astype(np.int16) - ord("0")
-    digits[raw.reshape(-1, 81) == ord(".")] = 0
-    if digits.min() < 0 or digits.max() > 9:
-        bad = int(np.flatnonzero((digits < 0).any(axis=1) | (digits > 9).any(axis=1))[0])
-        raise CollectionError(f"{where}, puzzle {bad + 1} is damaged: {texts[bad]!r}")
-    return digits.astype(np.uint8)
+    return cells
 
 
 def _scalar(v):

@@ -144,7 +144,7 @@ def parse_collection(text: str, source: str = "<text>", *, strict: bool = False,
         # .sdk: nine rows of nine cells
         p = parse_puzzle("".join(rows), source=source, line=content[0][0], check_units=check_units)
         return PuzzleCollection(p[None, :], [content[0][0]], [""], [], source)
-    fast, fast_ok = _parse_rows(rows, check_units)
+    fast, fast_ok = parse_rows(rows, check_units)
     puzzles, lines, extras, issues = [], [], [], []
     for k, (n, s) in enumerate(content):
         if fast_ok[k]:
@@ -169,7 +169,7 @@ _CELL_VALUE[[ord(c) for c in EMPTY_CHARS]] = 0
 _CELL_VALUE[ord("1"):ord("9") + 1] = np.arange(1, 10, dtype=np.uint8)
 
 
-def _parse_rows(rows: list[str], check_units: bool) -> tuple[np.ndarray, np.ndarray]:
+def parse_rows(rows: list[str], check_units: bool) -> tuple[np.ndarray, np.ndarray]:
     """All first fields at once (numpy): uint8[N, 81] and which rows are good puzzles.
     A row marked bad goes through parse_puzzle for its message.  Cell by cell in Python,
     a 49,158-puzzle file took ~15 CPU-s (the duplicate check); this takes well under one."""
