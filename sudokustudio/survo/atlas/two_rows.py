@@ -1,0 +1,348 @@
+"""The atlas of two-row sizes (m = 2): column pairings and counted subset sums instead of the
+general search, which was predicted at ~74 core-hours for 2×10 (this takes minutes).
+
+* A 2×n table with sorted distinct column sums c is a perfect matching of 1..N
+  (N = 2n) into n pairs {a_j < b_j} with a_j + b_j = c_j (column j holds the
+  pair of sum c_j) and an orientation (which of a_j, b_j is on top).  The
+  tables with margins (r, c) are the (matching, orientation) pairs whose top
+  row sums to r.
+* A batch covers the column-sum vectors with given first sums (a *prefix*,
+  ``two_row_plan``); the rest of each vector is every increasing completion
+  totalling T = N(N+1)/2 in which the i smallest sums total at least
+  i(2i + 1), the sum of the 2i smallest numbers (their pairs hold 2i numbers).
+* The matchings of c: a depth-first search pairs the smallest unpaired
+  number x with s − x for each unused sum s of c.  Along the path the number
+  of orientations reaching each top-row sum r is kept up to 2 as two bit
+  sets over r (reached >= 1, >= 2): adding the pair {x, y} maps the counts f
+  to f(r − x) + f(r − y), two shifts and a saturating add.  A matching's
+  counts are added (saturating) into c's counts.
+* The puzzle (r, T − r; c) with 2r < T (rows sorted; r = T/2 is never
+  unique: turning every column over keeps the margins) is unique iff c's
+  count at r is exactly 1.  Each such puzzle's table is recovered by a
+  second search over the matchings of its c: the one matching reaching r,
+  its orientation read backwards from the bit sets of the path.
+* Counters equal to the general method's (checked by the tests): trade-free
+  tables, i.e. tables whose top-row sum has count 1 within their own
+  matching (two orientations with the same top sum differ by a row trade),
+  and candidates, the (r, c) met by exactly one trade-free table.
+
+``run_prefixes`` is what a batch runs; the records are those of the general
+method (``complete_records`` fills setup, W, swaps and chi-square).
+"""
+from __future__ import annotations
+
+import time
+from functools import cache
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.survo.atlas.result import AtlasResult, record_width
+
+#: the largest two-row size (sums up to 2N - 1 = 39 and top-row sums up to T = 210 in 4 words)
+TWO_ROW_MAX_N = 10
+#: batches of a two-row atlas (2×10: a few seconds of CPU each)
+TWO_ROW_BATCHES = 400
+
+_U1 = np.uint64(1)
+
+
+@njit(cache=True, nogil=True)
+def _shifted_word(src, w, s):
+    """Word w of the bit set ``src`` shifted up by s bits (bits pushed past the top are lost)."""
+    q = s >> 6
+    b = s & 63
+    i = w - q
+    if i < 0:
+        return np.uint64(0)
+    v = src[i] << np.uint64(b)
+    if b != 0 and i >= 1:
+        v |= src[i - 1] >> np.uint64(64 - b)
+    return v
+
+
+@njit(cache=True, nogil=True)
+def _popcount(v):
+    v = v - ((v >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    v = (v & np.uint64(0x3333333333333333)) + ((v >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    v = (v + (v >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((v * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True)
+def _add_pair(ones, twos, k, x, y, W):
+    """Level k + 1 of the path's counts: f(r − x) + f(r − y) from level k, saturated at 2."""
+    for w in range(W):
+        a1 = _shifted_word(ones[k], w, x)
+        b1 = _shifted_word(ones[k], w, y)
+        ones[k + 1, w] = a1 | b1
+        twos[k + 1, w] = _shifted_word(twos[k], w, x) | _shifted_word(twos[k], w, y) | (a1 & b1)
+
+
+@njit(cache=True, nogil=True)
+def _leaf_counts(ones, twos, n, W, low, acc, counters):
+    """Add one matching's counts into c's: acc[0], acc[1] = c's counts (>= 1, >= 2) over r,
+    acc[2], acc[3] = trade-free tables per r (>= 1, >= 2); counters[1] += its trade-free tables."""
+    for w in range(W):
+        o = ones[n, w]
+        t = twos[n, w]
+        acc[1, w] |= t | (acc[0, w] & o)
+        acc[0, w] |= o
+        free = o & ~t & low[w]
+        counters[1] += _popcount(free)
+        acc[3, w] |= acc[2, w] & free
+        acc[2, w] |= free
+
+
+@njit(cache=True, nogil=True)
+def _record_leaf(cs, n, T, W, ones, xs, ys, js, targets, records, found):
+    """Write the puzzles of ``targets`` (bit set over r) this matching reaches; returns the new count.
+
+    Going back along the path, the top entry of the pair at level k is x_k if
+    t − x_k is reached at level k, else y_k (exactly one is, as r's count is 1).
+    """
+    for r in range(W * 64):
+        w = r >> 6
+        bit = _U1 << np.uint64(r & 63)
+        if (targets[w] & ones[n, w] & bit) == 0:
+            continue
+        if found < records.shape[0]:
+            rec = records[found]
+            rec[0] = r
+            rec[1] = T - r
+            t = r
+            for k in range(n - 1, -1, -1):
+                top = xs[k]
+                if ((ones[k, (t - xs[k]) >> 6] >> np.uint64((t - xs[k]) & 63)) & _U1) == 0:
+                    top = ys[k]
+                t -= top
+                j = js[k]
+                rec[2 + j] = cs[j]
+                rec[2 + n + j] = top
+                rec[2 + 2 * n + j] = cs[j] - top
+        found += 1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _matchings(cs, n, T, W, ws, low, acc, counters, targets, records, found):
+    """Every matching of 1..2n into pairs with the sums ``cs`` (sorted, distinct).
+
+    ``targets`` empty (all zero): add each matching's counts into ``acc``.
+    Otherwise write the puzzles whose r is in ``targets``.  ``ws`` = (ones,
+    twos uint64[n + 1, W]: counts per level, xs, ys, js int64[n] path).
+    Returns the new record count.
+    """
+    ones, twos, xs, ys, js = ws
+    N = 2 * n
+    recover = False
+    for w in range(W):
+        ones[0, w] = 0
+        twos[0, w] = 0
+        if targets[w] != 0:
+            recover = True
+    ones[0, 0] = _U1
+    paired = np.int64(0)
+    used = np.int64(0)
+    k = 0
+    xs[0] = 1
+    js[0] = -1
+    while k >= 0:
+        x = xs[k]
+        j = js[k] + 1
+        while j < n:
+            y = cs[j] - x
+            if y > N:
+                j = n
+                break
+            if y > x and ((used >> j) & 1) == 0 and ((paired >> y) & 1) == 0:
+                break
+            j += 1
+        if j >= n:   # no more pairs for x: back to the previous level
+            k -= 1
+            if k >= 0:
+                paired &= ~((np.int64(1) << xs[k]) | (np.int64(1) << ys[k]))
+                used &= ~(np.int64(1) << js[k])
+            continue
+        y = cs[j] - x
+        js[k] = j
+        ys[k] = y
+        _add_pair(ones, twos, k, x, y, W)
+        if k == n - 1:
+            counters[4] += 1
+            if recover:
+                found = _record_leaf(cs, n, T, W, ones, xs, ys, js, targets, records, found)
+            else:
+                _leaf_counts(ones, twos, n, W, low, acc, counters)
+            continue
+        paired |= (np.int64(1) << x) | (np.int64(1) << y)
+        used |= np.int64(1) << j
+        k += 1
+        nx = x + 1
+        while (paired >> nx) & 1:
+            nx += 1
+        xs[k] = nx
+        js[k] = -1
+    return found
+
+
+@njit(cache=True, nogil=True)
+def _one_vector(cs, n, T, W, ws, low, acc, targets, counters, records, found):
+    """Counts of every matching of column sums ``cs``, then the records of its unique puzzles."""
+    acc[:] = 0
+    targets[:] = 0
+    counters[3] += 1
+    _matchings(cs, n, T, W, ws, low, acc, counters, targets, records, found)
+    any_unique = False
+    for w in range(W):
+        counters[2] += _popcount(acc[2, w] & ~acc[3, w])
+        targets[w] = acc[0, w] & ~acc[1, w] & low[w]
+        if targets[w] != 0:
+            any_unique = True
+    if any_unique:
+        found = _matchings(cs, n, T, W, ws, low, acc, counters, targets, records, found)
+    return found
+
+
+@njit(cache=True, nogil=True)
+def two_rows_kernel(n, prefixes, records, counters):
+    """Unique open 2×n puzzles whose sorted column sums start with one of ``prefixes`` (int64[P, k],
+    1 <= k <= n − 2).
+
+    records int64[R, record_width(2, n)] gets row sums, column sums and
+    solution of each puzzle while there is room; counters (int64[5]) gets:
+    puzzles, trade-free tables, candidates, column-sum vectors, matchings.
+    Returns the number of puzzles (may exceed R: the caller reruns with room).
+    """
+    N = 2 * n
+    T = N * (N + 1) // 2
+    hi = 2 * N - 1
+    W = (T >> 6) + 1
+    ws = (np.zeros((n + 1, W), np.uint64), np.zeros((n + 1, W), np.uint64), np.zeros(n, np.int64),
+          np.zeros(n, np.int64), np.zeros(n, np.int64))
+    low = np.zeros(W, np.uint64)
+    for r in range((T + 1) // 2):   # 2r < T
+        low[r >> 6] |= _U1 << np.uint64(r & 63)
+    acc = np.zeros((4, W), np.uint64)
+    targets = np.zeros(max(W, 4), np.uint64)
+    cs = np.zeros(n, np.int64)
+    psum = np.zeros(n + 1, np.int64)
+    found = 0
+    k0 = prefixes.shape[1]
+    for p in range(prefixes.shape[0]):
+        for i in range(k0):
+            cs[i] = prefixes[p, i]
+            psum[i + 1] = psum[i] + cs[i]
+        d = k0
+        cs[d] = cs[d - 1]
+        while d >= k0:
+            if d == n - 1:   # the last sum is what the total leaves
+                v = T - psum[d]
+                if cs[d - 1] < v <= hi:
+                    cs[d] = v
+                    found = _one_vector(cs, n, T, W, ws, low, acc, targets, counters, records, found)
+                d -= 1
+                continue
+            cs[d] += 1
+            v = cs[d]
+            left = n - d - 1
+            rest = T - psum[d] - v
+            if left * v + left * (left + 1) // 2 > rest:   # v and any larger leave too little
+                d -= 1
+                continue
+            if left * hi - left * (left - 1) // 2 < rest or psum[d] + v < (d + 1) * (2 * d + 3):
+                continue
+            psum[d + 1] = psum[d] + v
+            d += 1
+            cs[d] = v
+    counters[0] += found
+    return found
+
+
+def prefix_length(n: int) -> int:
+    """Column sums fixed per batch unit: enough units for a few hundred balanced batches."""
+    return 1 if n <= 4 else (2 if n <= 7 else 3)
+
+
+@cache
+def _completion_counts(n: int) -> np.ndarray:
+    """g[lo, j, s] = ways to choose j distinct sums in lo..2N−1 totalling s (a work estimate)."""
+    N = 2 * n
+    T = N * (N + 1) // 2
+    hi = 2 * N - 1
+    g = np.zeros((hi + 2, n + 1, T + 1), np.float64)
+    g[:, 0, 0] = 1.0
+    for lo in range(hi, 0, -1):
+        g[lo] = g[lo + 1]
+        g[lo, 1:, lo:] += g[lo + 1, :-1, :T + 1 - lo]
+    return g
+
+
+@cache
+def prefixes_and_work(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every feasible prefix of the sorted column sums (int64[P, k], lexicographic) and the number of
+    column-sum vectors each covers (an upper bound: the per-prefix condition is not applied)."""
+    N = 2 * n
+    T = N * (N + 1) // 2
+    hi = 2 * N - 1
+    k = prefix_length(n)
+    g = _completion_counts(n)
+    out, work = [], []
+
+    def rec(prefix: list[int], total: int):
+        d = len(prefix)
+        if d == k:
+            rest = T - total
+            w = g[prefix[-1] + 1, n - k, rest] if 0 <= rest <= T else 0.0
+            if w > 0:
+                out.append(tuple(prefix))
+                work.append(w)
+            return
+        for v in range((prefix[-1] + 1) if prefix else 3, hi + 1):
+            if total + v >= (d + 1) * (2 * d + 3):
+                rec(prefix + [v], total + v)
+
+    rec([], 0)
+    return np.array(out, np.int64).reshape(-1, k), np.array(work)
+
+
+@cache
+def two_row_plan(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Prefixes and batch boundaries: batch b covers prefixes[bounds[b]:bounds[b+1]].
+
+    Cut at equal steps of the mean of two shares, of the estimated work
+    (column-sum vectors) and of the prefixes, as ``plan.batch_plan`` does.
+    """
+    prefixes, work = prefixes_and_work(n)
+    cum = np.cumsum(work)
+    share = 0.5 * cum / cum[-1] + 0.5 * np.arange(1, len(prefixes) + 1) / len(prefixes)
+    n_batches = int(min(TWO_ROW_BATCHES, max(1, len(prefixes) // 2)))
+    cuts = np.searchsorted(share, np.arange(1, n_batches) / n_batches, side="right")
+    bounds = np.unique(np.concatenate([[0], cuts, [len(prefixes)]]))
+    return prefixes, bounds.astype(np.int64)
+
+
+def run_prefixes(n: int, prefixes: np.ndarray) -> AtlasResult:
+    """The 2×n atlas part whose column sums start with one of ``prefixes`` (one batch)."""
+    from sudokustudio.survo.atlas.enumeration import complete_records
+
+    t0 = time.thread_time()
+    prefixes = np.ascontiguousarray(prefixes, dtype=np.int64).reshape(len(prefixes), -1)
+    cap = 1 << 12
+    while True:
+        records = np.zeros((cap, record_width(2, n)), np.int64)
+        counters = np.zeros(5, np.int64)
+        found = two_rows_kernel(n, prefixes, records, counters)
+        if found <= cap:
+            break
+        cap = int(found)   # rerun with room for every puzzle
+    records = records[:found].copy()
+    chi2 = complete_records(2, n, records)
+    return AtlasResult(2, n, records, chi2, int(counters[1]), int(counters[2]), len(prefixes),
+                       time.thread_time() - t0)
+
+
+def warm_up() -> None:
+    """Compile (or load) the two-row kernels on the 2×5 atlas's first prefix."""
+    prefixes, _ = prefixes_and_work(5)
+    run_prefixes(5, prefixes[:1])
