@@ -78,13 +78,13 @@ from __future__ import annotations
 from sudokustudio.survo.atlas.enumeration import complete_records, cycle_counts, run_vectors
 from sudokustudio.survo.atlas.format import ATLAS_HEADER, parse_atlas_line, read_atlas, write_atlas
 from sudokustudio.survo.atlas.job import SurvoAtlasJob, warm_up
-from sudokustudio.survo.atlas.plan import (MAX_BATCHES, MAX_CELLS, batch_plan, check_size, pairing_tables,
-                                           row_sum_vectors, subset_tables, uses_two_rows)
+from sudokustudio.survo.atlas.plan import (MAX_BATCHES, MAX_CELLS, TWO_ROW_MAX_N, batch_plan, check_size,
+                                           pairing_tables, row_sum_vectors, subset_tables, uses_two_rows)
 from sudokustudio.survo.atlas.reference import (KNOWN_COUNTS, SEED_ALL_UNDER6_4x4, SEED_CHI2_RANGE_4x4,
                                                 SEED_SWAPS_4x4, SEED_W_BINS_4x4, _bin_limits, bin_limits,
                                                 compare_with_seed, pct_as_printed)
 from sudokustudio.survo.atlas.result import AtlasResult, empty_result, merge_results, record_width
-from sudokustudio.survo.atlas.two_rows import TWO_ROW_MAX_N, run_prefixes, two_row_plan
+from sudokustudio.survo.atlas.two_rows import run_prefixes, two_row_plan
 
 __all__ = [
     "ATLAS_HEADER", "KNOWN_COUNTS", "MAX_BATCHES", "MAX_CELLS", "SEED_ALL_UNDER6_4x4", "SEED_CHI2_RANGE_4x4",

@@ -7,11 +7,11 @@ from math import factorial
 
 import numpy as np
 
-from sudokustudio.survo.atlas.two_rows import TWO_ROW_MAX_N
-
 MAX_CELLS = 20          # 4×5 (the stretch size) is the largest practical atlas
 MAX_BATCHES = 1000
 PREDICT_MAX_CELLS = 30  # the size estimate (``estimate``) reaches further than a run
+#: the largest two-row size (``two_rows``: sums up to 2N - 1 = 39, top-row sums up to T = 210 in 4 words)
+TWO_ROW_MAX_N = 10
 
 
 @cache

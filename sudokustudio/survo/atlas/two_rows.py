@@ -37,10 +37,9 @@ from functools import cache
 import numpy as np
 from numba import njit
 
+from sudokustudio.survo.atlas.enumeration import complete_records
 from sudokustudio.survo.atlas.result import AtlasResult, record_width
 
-#: the largest two-row size (sums up to 2N - 1 = 39 and top-row sums up to T = 210 in 4 words)
-TWO_ROW_MAX_N = 10
 #: batches of a two-row atlas (2×10: a few seconds of CPU each)
 TWO_ROW_BATCHES = 400
 
@@ -324,8 +323,6 @@ def two_row_plan(n: int) -> tuple[np.ndarray, np.ndarray]:
 
 def run_prefixes(n: int, prefixes: np.ndarray) -> AtlasResult:
     """The 2×n atlas part whose column sums start with one of ``prefixes`` (one batch)."""
-    from sudokustudio.survo.atlas.enumeration import complete_records
-
     t0 = time.thread_time()
     prefixes = np.ascontiguousarray(prefixes, dtype=np.int64).reshape(len(prefixes), -1)
     cap = 1 << 12
