@@ -79,12 +79,13 @@ def _add_pair(ones, twos, k, x, y, W):
 
 
 @njit(cache=True, nogil=True)
-def _leaf_counts(ones, twos, n, W, low, acc, counters):
-    """Add one matching's counts into c's: acc[0], acc[1] = c's counts (>= 1, >= 2) over r,
-    acc[2], acc[3] = trade-free tables per r (>= 1, >= 2); counters[1] += its trade-free tables."""
+def _leaf_counts(o1, o2, W, low, acc, counters):
+    """Add one matching's counts (o1 >= 1, o2 >= 2 over r) into its vector's: acc[0], acc[1] =
+    the vector's counts, acc[2], acc[3] = trade-free tables per r (>= 1, >= 2); counters[1] += the
+    matching's trade-free tables."""
     for w in range(W):
-        o = ones[n, w]
-        t = twos[n, w]
+        o = o1[w]
+        t = o2[w]
         acc[1, w] |= t | (acc[0, w] & o)
         acc[0, w] |= o
         free = o & ~t & low[w]
@@ -124,136 +125,184 @@ def _record_leaf(cs, n, T, W, ones, xs, ys, js, targets, records, found):
 
 
 @njit(cache=True, nogil=True)
-def _matchings(cs, n, T, W, ws, low, acc, counters, targets, records, found):
-    """Every matching of 1..2n into pairs with the sums ``cs`` (sorted, distinct).
+def _lowest_bit(v):
+    b = 0
+    while ((v >> b) & 1) == 0:
+        b += 1
+    return b
 
-    ``targets`` empty (all zero): add each matching's counts into ``acc``.
-    Otherwise write the puzzles whose r is in ``targets``.  ``ws`` = (ones,
-    twos uint64[n + 1, W]: counts per level, xs, ys, js int64[n] path).
-    Returns the new record count.
+
+@njit(cache=True, nogil=True)
+def _prefix_matchings(n, prefix, W, ws, keys, bits, partners):
+    """Every matching of 1..2n into pairs of distinct sums whose sorted sums start with ``prefix``.
+
+    Stores per matching (while there is room): its sums as a bit mask
+    (``keys``), its counts over r (``bits[l, 0]`` >= 1, ``bits[l, 1]`` >= 2)
+    and its partners level by level (``partners[l]``: level k pairs the
+    smallest unpaired number with partners[l, k]).  Sums are the prefix's or
+    above its last; a prefix sum s still unused needs an unpaired u < s / 2,
+    so the search stops once the smallest unpaired number is past it.
+    Returns the number of matchings (more than len(keys): retry with room).
     """
     ones, twos, xs, ys, js = ws
     N = 2 * n
-    recover = False
+    last = prefix[prefix.shape[0] - 1]
+    required = np.int64(0)
+    for s in prefix:
+        required |= np.int64(1) << s
     for w in range(W):
         ones[0, w] = 0
         twos[0, w] = 0
-        if targets[w] != 0:
-            recover = True
     ones[0, 0] = _U1
     paired = np.int64(0)
     used = np.int64(0)
+    count = 0
     k = 0
     xs[0] = 1
-    js[0] = -1
+    ys[0] = 1
     while k >= 0:
         x = xs[k]
-        j = js[k] + 1
-        while j < n:
-            y = cs[j] - x
-            if y > N:
-                j = n
-                break
-            if y > x and ((used >> j) & 1) == 0 and ((paired >> y) & 1) == 0:
-                break
-            j += 1
-        if j >= n:   # no more pairs for x: back to the previous level
+        y = ys[k] + 1
+        while y <= N:
+            s = x + y
+            if ((paired >> y) & 1) == 0 and ((used >> s) & 1) == 0 and (s > last or ((required >> s) & 1) != 0):
+                need = required & ~(used | (np.int64(1) << s))
+                if k == n - 1:
+                    if need == 0:
+                        break
+                else:
+                    nx = x + 1
+                    while nx == y or ((paired >> nx) & 1) != 0:
+                        nx += 1
+                    if need == 0 or 2 * nx < _lowest_bit(need):
+                        break
+            y += 1
+        if y > N:   # no more partners for x: back to the previous level
             k -= 1
             if k >= 0:
                 paired &= ~((np.int64(1) << xs[k]) | (np.int64(1) << ys[k]))
-                used &= ~(np.int64(1) << js[k])
+                used &= ~(np.int64(1) << (xs[k] + ys[k]))
             continue
-        y = cs[j] - x
-        js[k] = j
         ys[k] = y
         _add_pair(ones, twos, k, x, y, W)
         if k == n - 1:
-            counters[4] += 1
-            if recover:
-                found = _record_leaf(cs, n, T, W, ones, xs, ys, js, targets, records, found)
-            else:
-                _leaf_counts(ones, twos, n, W, low, acc, counters)
+            if count < keys.shape[0]:
+                keys[count] = used | (np.int64(1) << (x + y))
+                for w in range(W):
+                    bits[count, 0, w] = ones[n, w]
+                    bits[count, 1, w] = twos[n, w]
+                for i in range(n):
+                    partners[count, i] = ys[i]
+            count += 1
             continue
         paired |= (np.int64(1) << x) | (np.int64(1) << y)
-        used |= np.int64(1) << j
+        used |= np.int64(1) << (x + y)
         k += 1
         nx = x + 1
         while (paired >> nx) & 1:
             nx += 1
         xs[k] = nx
-        js[k] = -1
+        ys[k] = nx
+    return count
+
+
+@njit(cache=True, nogil=True)
+def _replay(n, W, ws, partners_l, col_of):
+    """The path of a stored matching again: levels' counts, xs, ys, and js (columns)."""
+    ones, twos, xs, ys, js = ws
+    paired = np.int64(0)
+    x = 1
+    for k in range(n):
+        y = np.int64(partners_l[k])
+        xs[k] = x
+        ys[k] = y
+        js[k] = col_of[x + y]
+        _add_pair(ones, twos, k, x, y, W)
+        paired |= (np.int64(1) << x) | (np.int64(1) << y)
+        while k < n - 1 and ((paired >> x) & 1) != 0:
+            x += 1
+
+
+@njit(cache=True, nogil=True)
+def _group_vectors(n, T, W, L, keys, bits, partners, ws, low, counters, records, found):
+    """The matchings stored, grouped by their sums (column-sum vectors): counts added per vector,
+    counters kept, and the puzzles met exactly once recovered.  Returns the new record count."""
+    acc = np.zeros((4, W), np.uint64)
+    targets = np.zeros(W, np.uint64)
+    cs = np.zeros(n, np.int64)
+    col_of = np.zeros(4 * n, np.int64)
+    order = np.argsort(keys[:L])
+    a = 0
+    while a < L:
+        key = keys[order[a]]
+        b = a + 1
+        while b < L and keys[order[b]] == key:
+            b += 1
+        counters[3] += 1
+        j = 0
+        for s in range(4 * n):
+            if (key >> s) & 1:
+                cs[j] = s
+                col_of[s] = j
+                j += 1
+        acc[:] = 0
+        for i in range(a, b):
+            _leaf_counts(bits[order[i], 0], bits[order[i], 1], W, low, acc, counters)
+        any_unique = False
+        for w in range(W):
+            counters[2] += _popcount(acc[2, w] & ~acc[3, w])
+            targets[w] = acc[0, w] & ~acc[1, w] & low[w]
+            any_unique = any_unique or targets[w] != 0
+        for i in range(a, b):
+            if not any_unique:
+                break
+            hit = False
+            for w in range(W):
+                hit = hit or (bits[order[i], 0, w] & targets[w]) != 0
+            if hit:
+                _replay(n, W, ws, partners[order[i]], col_of)
+                found = _record_leaf(cs, n, T, W, ws[0], ws[2], ws[3], ws[4], targets, records, found)
+        a = b
     return found
 
 
 @njit(cache=True, nogil=True)
-def _one_vector(cs, n, T, W, ws, low, acc, targets, counters, records, found):
-    """Counts of every matching of column sums ``cs``, then the records of its unique puzzles."""
-    acc[:] = 0
-    targets[:] = 0
-    counters[3] += 1
-    _matchings(cs, n, T, W, ws, low, acc, counters, targets, records, found)
-    any_unique = False
-    for w in range(W):
-        counters[2] += _popcount(acc[2, w] & ~acc[3, w])
-        targets[w] = acc[0, w] & ~acc[1, w] & low[w]
-        if targets[w] != 0:
-            any_unique = True
-    if any_unique:
-        found = _matchings(cs, n, T, W, ws, low, acc, counters, targets, records, found)
-    return found
+def two_rows_kernel(n, prefixes, keys, bits, partners, records, counters):
+    """Unique open 2×n puzzles whose sorted column sums start with one of ``prefixes`` (int64[P, k]).
 
-
-@njit(cache=True, nogil=True)
-def two_rows_kernel(n, prefixes, records, counters):
-    """Unique open 2×n puzzles whose sorted column sums start with one of ``prefixes`` (int64[P, k],
-    1 <= k <= n − 2).
-
-    records int64[R, record_width(2, n)] gets row sums, column sums and
-    solution of each puzzle while there is room; counters (int64[5]) gets:
-    puzzles, trade-free tables, candidates, column-sum vectors, matchings.
-    Returns the number of puzzles (may exceed R: the caller reruns with room).
+    Prefix by prefix: its matchings (``_prefix_matchings``, stored in keys,
+    bits, partners), then its column-sum vectors (``_group_vectors``), the
+    records (row sums, column sums, solution) going to ``records``.
+    counters (int64[8]) gets: puzzles, trade-free tables, candidates,
+    column-sum vectors, matchings, prefixes done; a prefix whose matchings
+    or puzzles exceed the room stops the run before it, with the room it
+    needs in counters[6] (matchings) and counters[7] (records): the caller
+    resumes there with bigger arrays.  Returns the number of puzzles.
     """
     N = 2 * n
     T = N * (N + 1) // 2
-    hi = 2 * N - 1
     W = (T >> 6) + 1
     ws = (np.zeros((n + 1, W), np.uint64), np.zeros((n + 1, W), np.uint64), np.zeros(n, np.int64),
           np.zeros(n, np.int64), np.zeros(n, np.int64))
     low = np.zeros(W, np.uint64)
     for r in range((T + 1) // 2):   # 2r < T
         low[r >> 6] |= _U1 << np.uint64(r & 63)
-    acc = np.zeros((4, W), np.uint64)
-    targets = np.zeros(max(W, 4), np.uint64)
-    cs = np.zeros(n, np.int64)
-    psum = np.zeros(n + 1, np.int64)
+    saved = np.zeros(5, np.int64)
     found = 0
-    k0 = prefixes.shape[1]
     for p in range(prefixes.shape[0]):
-        for i in range(k0):
-            cs[i] = prefixes[p, i]
-            psum[i + 1] = psum[i] + cs[i]
-        d = k0
-        cs[d] = cs[d - 1]
-        while d >= k0:
-            if d == n - 1:   # the last sum is what the total leaves
-                v = T - psum[d]
-                if cs[d - 1] < v <= hi:
-                    cs[d] = v
-                    found = _one_vector(cs, n, T, W, ws, low, acc, targets, counters, records, found)
-                d -= 1
-                continue
-            cs[d] += 1
-            v = cs[d]
-            left = n - d - 1
-            rest = T - psum[d] - v
-            if left * v + left * (left + 1) // 2 > rest:   # v and any larger leave too little
-                d -= 1
-                continue
-            if left * hi - left * (left - 1) // 2 < rest or psum[d] + v < (d + 1) * (2 * d + 3):
-                continue
-            psum[d + 1] = psum[d] + v
-            d += 1
-            cs[d] = v
+        L = _prefix_matchings(n, prefixes[p], W, ws, keys, bits, partners)
+        if L > keys.shape[0]:
+            counters[6] = L
+            break
+        saved[:] = counters[:5]
+        now = _group_vectors(n, T, W, L, keys, bits, partners, ws, low, counters, records, found)
+        if now > records.shape[0]:
+            counters[:5] = saved
+            counters[7] = now - found
+            break
+        counters[4] += L
+        counters[5] = p + 1
+        found = now
     counters[0] += found
     return found
 
@@ -325,15 +374,23 @@ def run_prefixes(n: int, prefixes: np.ndarray) -> AtlasResult:
     """The 2×n atlas part whose column sums start with one of ``prefixes`` (one batch)."""
     t0 = time.thread_time()
     prefixes = np.ascontiguousarray(prefixes, dtype=np.int64).reshape(len(prefixes), -1)
-    cap = 1 << 12
-    while True:
-        records = np.zeros((cap, record_width(2, n)), np.int64)
-        counters = np.zeros(5, np.int64)
-        found = two_rows_kernel(n, prefixes, records, counters)
-        if found <= cap:
-            break
-        cap = int(found)   # rerun with room for every puzzle
-    records = records[:found].copy()
+    W = (n * (2 * n + 1) >> 6) + 1
+    room, rec_room = 1 << 15, 1 << 12
+    parts = []
+    counters = np.zeros(8, np.int64)
+    done = 0
+    while done < len(prefixes):
+        keys = np.zeros(room, np.int64)
+        bits = np.zeros((room, 2, W), np.uint64)
+        partners = np.zeros((room, n), np.int8)
+        records = np.zeros((rec_room, record_width(2, n)), np.int64)
+        counters[5:] = 0
+        found = two_rows_kernel(n, prefixes[done:], keys, bits, partners, records, counters)
+        parts.append(records[:found].copy())
+        done += int(counters[5])
+        room = max(room, int(counters[6]))
+        rec_room = max(rec_room, int(counters[7]))
+    records = np.concatenate(parts) if parts else np.zeros((0, record_width(2, n)), np.int64)
     chi2 = complete_records(2, n, records)
     return AtlasResult(2, n, records, chi2, int(counters[1]), int(counters[2]), len(prefixes),
                        time.thread_time() - t0)
