@@ -6,21 +6,24 @@ general search, which was predicted at ~74 core-hours for 2×10 (this takes minu
   pair of sum c_j) and an orientation (which of a_j, b_j is on top).  The
   tables with margins (r, c) are the (matching, orientation) pairs whose top
   row sums to r.
-* A batch covers the column-sum vectors with given first sums (a *prefix*,
-  ``two_row_plan``); the rest of each vector is every increasing completion
-  totalling T = N(N+1)/2 in which the i smallest sums total at least
-  i(2i + 1), the sum of the 2i smallest numbers (their pairs hold 2i numbers).
-* The matchings of c: a depth-first search pairs the smallest unpaired
-  number x with s − x for each unused sum s of c.  Along the path the number
-  of orientations reaching each top-row sum r is kept up to 2 as two bit
-  sets over r (reached >= 1, >= 2): adding the pair {x, y} maps the counts f
-  to f(r − x) + f(r − y), two shifts and a saturating add.  A matching's
-  counts are added (saturating) into c's counts.
+* A batch covers the column-sum vectors with given smallest sums (a
+  *prefix*, ``two_row_plan``).  Per prefix, a depth-first search lists every
+  matching whose sums are distinct, the prefix's or above its last, with
+  every prefix sum used: it pairs the smallest unpaired number x with each
+  unpaired y, and stops once a prefix sum s still unused cannot be formed
+  (the smallest unpaired number is >= s / 2).  Each matching is visited once.
+* Along the path the number of orientations reaching each top-row sum r is
+  kept up to 2 as two bit sets over r (reached >= 1, >= 2): adding the pair
+  {x, y} maps the counts f to f(r − x) + f(r − y), two shifts and a
+  saturating add.  The prefix's matchings are stored (sums as a bit mask,
+  counts, partners) and sorted by their sums: the matchings of one
+  column-sum vector c are adjacent, and their counts are added
+  (saturating) into c's.
 * The puzzle (r, T − r; c) with 2r < T (rows sorted; r = T/2 is never
   unique: turning every column over keeps the margins) is unique iff c's
-  count at r is exactly 1.  Each such puzzle's table is recovered by a
-  second search over the matchings of its c: the one matching reaching r,
-  its orientation read backwards from the bit sets of the path.
+  count at r is exactly 1.  Its table: the one stored matching of c
+  reaching r, its path replayed and the orientation read backwards from the
+  bit sets of the levels.
 * Counters equal to the general method's (checked by the tests): trade-free
   tables, i.e. tables whose top-row sum has count 1 within their own
   matching (two orientations with the same top sum differ by a row trade),
