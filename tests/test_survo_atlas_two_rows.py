@@ -75,7 +75,7 @@ def test_batch_plan_and_merge():
     # prefixes listed once each, in lexicographic order
     assert [tuple(p) for p in prefixes.tolist()] == sorted({tuple(p) for p in prefixes.tolist()})
     p10, b10 = two_row_plan(10)
-    assert 200 <= len(b10) - 1 <= 400 and prefixes_and_work(10)[1].min() > 0
+    assert 150 <= len(b10) - 1 <= 200 and prefixes_and_work(10)[1].min() > 0
     job = SurvoAtlasJob(2, 6)
     parts = [job.run_batch(b, 0) for b in range(job.n_batches())]
     whole = _two_rows(6)
