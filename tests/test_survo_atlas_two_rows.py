@@ -95,3 +95,16 @@ def test_sizes():
             SurvoAtlasJob(m, n)
     with pytest.raises(ValueError, match="2x10"):   # the estimate of the general search stops at 8 columns
         check_size(2, 10, max_cells=None)
+
+
+def test_cli_takes_2x10_and_not_3x9():
+    import argparse
+
+    from sudokustudio.commands import survo_atlas
+
+    parser = argparse.ArgumentParser()
+    survo_atlas.register(parser.add_subparsers())
+    args = parser.parse_args(["atlas", "2", "10", "--json"])
+    assert (args.m, args.n) == (2, 10) and survo_atlas._estimate(args) is None   # no estimate past 8 columns
+    with pytest.raises(ValueError, match="3x9"):
+        survo_atlas.run_atlas(parser.parse_args(["atlas", "3", "9"]))
