@@ -51,6 +51,14 @@ _U1 = np.uint64(1)
 
 
 @njit(cache=True, nogil=True)
+def _words(n):
+    """Words of the bit sets over r: only r with 2r < T matter, and adding a pair only moves
+    counts up, so the bits above never reach them and are not kept (2 words for 2×10)."""
+    T = n * (2 * n + 1)
+    return (((T - 1) // 2) >> 6) + 1
+
+
+@njit(cache=True, nogil=True)
 def _shifted_word(src, w, s):
     """Word w of the bit set ``src`` shifted up by s bits (bits pushed past the top are lost)."""
     q = s >> 6
@@ -285,7 +293,7 @@ def two_rows_kernel(n, prefixes, keys, bits, partners, records, counters):
     """
     N = 2 * n
     T = N * (N + 1) // 2
-    W = (T >> 6) + 1
+    W = _words(n)
     ws = (np.zeros((n + 1, W), np.uint64), np.zeros((n + 1, W), np.uint64), np.zeros(n, np.int64),
           np.zeros(n, np.int64), np.zeros(n, np.int64))
     low = np.zeros(W, np.uint64)
@@ -381,7 +389,7 @@ def run_prefixes(n: int, prefixes: np.ndarray) -> AtlasResult:
     """The 2×n atlas part whose column sums start with one of ``prefixes`` (one batch)."""
     t0 = time.thread_time()
     prefixes = np.ascontiguousarray(prefixes, dtype=np.int64).reshape(len(prefixes), -1)
-    W = (n * (2 * n + 1) >> 6) + 1
+    W = _words(n)
     room, rec_room = 1 << 15, 1 << 12
     parts = []
     counters = np.zeros(8, np.int64)
