@@ -32,7 +32,7 @@ PROBES = 400
 #: ask before a run predicted to take longer than this many core-seconds
 LONG_RUN_CORE_SECONDS = 600.0
 #: CPU seconds of the two-row method measured here (the probe estimate is of the general search)
-TWO_ROW_CORE_SECONDS = {7: 0.05, 8: 0.6, 9: 4.5, 10: 110.0}
+TWO_ROW_CORE_SECONDS = {7: 0.05, 8: 0.3, 9: 3.5, 10: 65.0}
 
 
 def size_label(m: int, n: int) -> str:
