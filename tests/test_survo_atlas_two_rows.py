@@ -108,3 +108,33 @@ def test_cli_takes_2x10_and_not_3x9():
     assert (args.m, args.n) == (2, 10) and survo_atlas._estimate(args) is None   # no estimate past 8 columns
     with pytest.raises(ValueError, match="3x9"):
         survo_atlas.run_atlas(parser.parse_args(["atlas", "3", "9"]))
+
+
+def test_2x8_against_the_exact_solver():
+    """2×8 (past the general method's reach in a test): recorded puzzles are unique with the
+    recorded solution, and the margins of tables near atlas solutions (two cells swapped) are in
+    the atlas exactly when unique."""
+    from sudokustudio.survo.puzzle import SurvoPuzzle
+    from sudokustudio.survo.solve import solve_survo
+
+    atlas = _two_rows(8)
+    assert atlas.count == 28707
+    rng = np.random.default_rng(8)
+    for k in rng.choice(atlas.count, size=60, replace=False):
+        res = solve_survo(SurvoPuzzle(atlas.row_sums()[k], atlas.col_sums()[k]), limit=2)
+        assert res.unique and np.array_equal(res.solution, atlas.solutions()[k])
+    known = {tuple(x) for x in atlas.records[:, :10].tolist()}
+    checked = unique = 0
+    while checked < 150:
+        t = atlas.solutions()[rng.integers(atlas.count)].ravel().copy()
+        i, j = rng.choice(16, size=2, replace=False)
+        t[[i, j]] = t[[j, i]]
+        t = t.reshape(2, 8)
+        r, c = np.sort(t.sum(axis=1)), np.sort(t.sum(axis=0))
+        if r[0] == r[1] or len(set(c.tolist())) < 8:
+            continue
+        is_unique = solve_survo(SurvoPuzzle(r, c), limit=2).unique
+        assert is_unique == (tuple(r.tolist() + c.tolist()) in known)
+        checked += 1
+        unique += is_unique
+    assert 0 < unique < checked   # both kinds met
