@@ -48,6 +48,15 @@ def test_2x7_count_through_the_job():
     assert per_batch.tolist() == [job.run_batch(b, 0).count for b in range(job.n_batches())]
 
 
+def test_arrays_grown_and_the_run_resumed():
+    """Tiny first arrays: every prefix stops the kernel once for room, the result is the same."""
+    prefixes, _ = two_row_plan(6)
+    small = run_prefixes(6, prefixes, room=4, rec_room=2)
+    whole = _two_rows(6)
+    assert np.array_equal(small.records, whole.records)
+    assert (small.tables, small.candidates, small.vectors_done) == (whole.tables, whole.candidates, len(prefixes))
+
+
 def test_hand_checked_2x3():
     """2×3, column sums 3 7 11 (T = 21): 1..6 pairs only as {1,2} {3,4} {5,6} (3 = 1+2 forces
     {1,2}; 3 then pairs with 4, as 3+8 = 11 is out of range).  Each column's difference is 1, so

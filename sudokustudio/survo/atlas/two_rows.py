@@ -385,12 +385,15 @@ def two_row_plan(n: int) -> tuple[np.ndarray, np.ndarray]:
     return prefixes, bounds.astype(np.int64)
 
 
-def run_prefixes(n: int, prefixes: np.ndarray) -> AtlasResult:
-    """The 2×n atlas part whose column sums start with one of ``prefixes`` (one batch)."""
+def run_prefixes(n: int, prefixes: np.ndarray, room: int = 1 << 15, rec_room: int = 1 << 12) -> AtlasResult:
+    """The 2×n atlas part whose column sums start with one of ``prefixes`` (one batch).
+
+    ``room`` and ``rec_room``: the first sizes of the matchings' and the
+    records' arrays (grown, and the run resumed, when a prefix needs more).
+    """
     t0 = time.thread_time()
     prefixes = np.ascontiguousarray(prefixes, dtype=np.int64).reshape(len(prefixes), -1)
     W = _words(n)
-    room, rec_room = 1 << 15, 1 << 12
     parts = []
     counters = np.zeros(8, np.int64)
     done = 0
