@@ -255,7 +255,7 @@ class AtlasView(QWidget):
             bar.addWidget(b)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m partitions")
-        self.progress.setToolTip("Batches of row-sum vectors (partitions of the total into row sums) done")
+        self.progress.setToolTip("Batches done (of row-sum vectors; of column-sum prefixes for two rows)")
         bar.addWidget(self.progress, 1)
         return bar
 
