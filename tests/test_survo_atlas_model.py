@@ -6,7 +6,7 @@ import math
 import pytest
 
 from sudokustudio.models.survo_atlas import PREDICT_SIZES, RUN_SIZES, SIZES, AtlasRunModel, size_label
-from sudokustudio.survo.atlas import KNOWN_COUNTS, batch_plan, merge_results
+from sudokustudio.survo.atlas import KNOWN_COUNTS, merge_results
 
 
 def _run_all(model: AtlasRunModel):
@@ -39,7 +39,8 @@ def test_run_of_2x6_progress_tables_and_prediction_check(tmp_path):
     assert run.rules.batches == model.job.n_batches()
     assert total.count == KNOWN_COUNTS[(2, 6)] == 1146
     p = model.partition_progress()
-    vectors, bounds = batch_plan(2, 6)
+    vectors, bounds = model.job.plan()   # 2×6 runs by the two-row method: column-sum prefixes
+    assert model.job.two_rows and vectors.shape[1] == 2 and bounds[-1] == len(vectors)
     assert p.done.all() and p.vectors_done == len(vectors) and p.batches_done == len(bounds) - 1
     assert int(p.puzzles.sum()) == 1146
     t = model.tables(total)
@@ -53,7 +54,7 @@ def test_run_of_2x6_progress_tables_and_prediction_check(tmp_path):
     assert summary["puzzles"] == "1,146" and "random start (12 cells) mean / sd" in summary
     assert "match" in model.status_text(total, running=False, complete=True, elapsed=1.0)
     live = model.status_text(total, running=True, complete=False, elapsed=1.0, progress=p)
-    assert f"{len(vectors)} of {len(vectors)} row-sum vectors" in live
+    assert f"{len(vectors)} of {len(vectors)} column-sum prefixes" in live
     check = model.prediction_check_text(total)
     assert f"measured {total.tables:,}" in check
     c = est.against(total.tables, total.cpu_seconds)
@@ -84,3 +85,7 @@ def test_partial_progress_and_sizes_beyond_a_run():
         model.new_run()
     model.select(4, 5)
     assert model.needs_confirmation()   # not predicted yet: a big size asks first
+    model.select(2, 10)   # two rows: minutes by their own method, no estimate of the general search past 8 columns
+    assert model.runnable and not model.predictable and not model.wants_prediction()
+    assert not model.needs_confirmation()
+    assert "two-row method" in model.prediction_text() and "843,476" in size_label(2, 10)

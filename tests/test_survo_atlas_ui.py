@@ -132,3 +132,15 @@ def test_prediction_only_size_does_not_run(qtbot, settings, monkeypatch):
     assert not view.run_btn.isEnabled()
     view.start()
     assert view.runner is None and shown and "S(5,5)" in shown[0]
+
+
+def test_2x10_is_offered_without_a_probe_estimate(qtbot, settings):
+    """Two rows run by their own method: 2×10 is runnable, and no estimate of the general search
+    (past 8 columns) is started when it is selected."""
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    view.size_box.setCurrentIndex(SIZES.index((2, 10)))
+    view.show()   # a shown view predicts its size when it can
+    assert view.run_btn.isEnabled() and "843,476" in view.size_box.currentText()
+    assert "two-row method" in view.prediction.text() and not view.calls.busy("predict")
+    view.shutdown()

@@ -52,7 +52,7 @@ GROUPS: dict[str, KernelGroup] = {g.name: g for g in (
     KernelGroup("rating", "W-rating",
                 ("sudokustudio.sudoku.rating:warm_up",), after=("solver",), kernels_hint=40),
     KernelGroup("survo-atlas", "Survo atlas",
-                ("sudokustudio.survo.atlas:warm_up",), after=("survo-solve",), kernels_hint=94),
+                ("sudokustudio.survo.atlas:warm_up",), after=("survo-solve",), kernels_hint=102),
 )}
 
 

@@ -21,9 +21,9 @@ from sudokustudio.survo import atlas as A
 from sudokustudio.survo.atlas.estimate import SizeEstimate, estimate_size
 from sudokustudio.survo.atlas.tables import AtlasTables, atlas_tables, write_tables_csv
 
-#: sizes the window runs (3×6 takes minutes, 4×5 hours on two cores)
-RUN_SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (3, 3), (3, 4), (3, 5), (3, 6), (4, 4),
-             (4, 5)]
+#: sizes the window runs (3×6 takes minutes, 4×5 hours on two cores; two rows by their own method, 2×10 in minutes)
+RUN_SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (2, 9), (2, 10), (3, 3), (3, 4), (3, 5),
+             (3, 6), (4, 4), (4, 5)]
 #: sizes past a run (more than ``A.MAX_CELLS`` cells): the prediction only
 PREDICT_SIZES = [(3, 7), (4, 6), (5, 5), (3, 8)]
 SIZES = RUN_SIZES + PREDICT_SIZES
@@ -31,6 +31,8 @@ SIZES = RUN_SIZES + PREDICT_SIZES
 PROBES = 400
 #: ask before a run predicted to take longer than this many core-seconds
 LONG_RUN_CORE_SECONDS = 600.0
+#: CPU seconds of the two-row method measured here (the probe estimate is of the general search)
+TWO_ROW_CORE_SECONDS = {7: 0.05, 8: 0.3, 9: 3.5, 10: 65.0}
 
 
 def size_label(m: int, n: int) -> str:
@@ -79,6 +81,11 @@ class AtlasRunModel:
     def runnable(self) -> bool:
         return (self.m, self.n) in RUN_SIZES
 
+    @property
+    def predictable(self) -> bool:
+        """Has the size a probe estimate?  (The general search's stops at 8 columns.)"""
+        return self.n <= 8
+
     # ------------------------------------------------------------------ prediction
     def predict(self, m: int | None = None, n: int | None = None, probes: int = PROBES, seed: int = 0) -> SizeEstimate:
         """Knuth's estimate of the size (slow: off the UI thread); kept per size."""
@@ -88,12 +95,23 @@ class AtlasRunModel:
         self.predictions[(m, n)] = est
         return est
 
+    def wants_prediction(self) -> bool:
+        """Not predicted yet, and predictable."""
+        return self.predictable and self.prediction() is None
+
     def prediction(self) -> SizeEstimate | None:
         return self.predictions.get((self.m, self.n))
 
     def prediction_text(self, workers: int = 2) -> str:
         """'S(4,5): about N tables, about T core-hours on this machine' (or why not yet)."""
         est = self.prediction()
+        two_rows = ""
+        if A.uses_two_rows(self.m, self.n):
+            two_rows = (f"runs by the two-row method (column pairings), about "
+                        f"{_duration(TWO_ROW_CORE_SECONDS.get(self.n, 1.0))} of CPU")
+            if not self.predictable:
+                return f"S({self.m},{self.n}): {two_rows}; no probe estimate past 8 columns"
+            two_rows = f" — {two_rows} instead"
         if est is None:
             return f"S({self.m},{self.n}): predicting the size of the enumeration…"
         if est.tables <= 0 or not math.isfinite(est.rel_err):
@@ -103,10 +121,12 @@ class AtlasRunModel:
                 f"({est.core_hours:.2g} core-hours; ~{_duration(est.core_seconds / workers)} on {workers} cores)")
         if not self.runnable:
             text += f" — beyond a run here (more than {A.MAX_CELLS} cells)"
-        return text
+        return text + two_rows
 
     def needs_confirmation(self) -> bool:
         """A run predicted to take long (or not predicted yet for a big size) asks first."""
+        if A.uses_two_rows(self.m, self.n):
+            return TWO_ROW_CORE_SECONDS.get(self.n, 0.0) > LONG_RUN_CORE_SECONDS
         est = self.prediction()
         if est is None:
             return self.m * self.n >= 20
@@ -132,7 +152,7 @@ class AtlasRunModel:
         if not self.runnable:
             raise ValueError(f"{self.m}×{self.n} is beyond a run in the window (prediction only)")
         self.job = A.SurvoAtlasJob(self.m, self.n)
-        vectors, bounds = A.batch_plan(self.m, self.n)
+        bounds = self.job.plan()[1]
         self._vectors = np.diff(bounds).astype(np.int64)
         k = len(self._vectors)
         self._done = np.zeros(k, bool)
@@ -151,14 +171,10 @@ class AtlasRunModel:
         """Progress per partition of a finished atlas read from a file: every batch done, its
         puzzles counted from their row sums (the batch plan depends only on the size)."""
         self.select(result.m, result.n)
-        vectors, bounds = A.batch_plan(result.m, result.n)
-        self._vectors = np.diff(bounds).astype(np.int64)
+        job = A.SurvoAtlasJob(result.m, result.n)
+        self._vectors = np.diff(job.plan()[1]).astype(np.int64)
         self._done = np.ones(len(self._vectors), bool)
-        index = {tuple(v): k for k, v in enumerate(vectors.tolist())}
-        batch_of = np.searchsorted(bounds, np.arange(len(vectors)), side="right") - 1
-        rows = [index[tuple(r)] for r in result.row_sums().tolist()]
-        self._puzzles = np.bincount(batch_of[rows], minlength=len(self._vectors)).astype(np.int64) \
-            if rows else np.zeros(len(self._vectors), np.int64)
+        self._puzzles = np.bincount(job.batch_of(result), minlength=len(self._vectors)).astype(np.int64)
         self._cpu = np.zeros(len(self._vectors))
 
     def partition_progress(self) -> PartitionProgress:
@@ -212,7 +228,8 @@ class AtlasRunModel:
         if running:
             text += " so far"
             if progress is not None and len(progress.done):
-                text += (f" ({progress.vectors_done:,} of {int(progress.vectors.sum()):,} row-sum vectors, "
+                unit = self.job.unit if self.job is not None else "row-sum vectors"
+                text += (f" ({progress.vectors_done:,} of {int(progress.vectors.sum()):,} {unit}, "
                          f"{progress.batches_done} of {len(progress.done)} partitions)")
         elif complete and known is not None:
             text += (f" — published S({result.m},{result.n}) = {known:,}: "

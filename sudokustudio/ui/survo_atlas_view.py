@@ -255,7 +255,7 @@ class AtlasView(QWidget):
             bar.addWidget(b)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m partitions")
-        self.progress.setToolTip("Batches of row-sum vectors (partitions of the total into row sums) done")
+        self.progress.setToolTip("Batches done (of row-sum vectors; of column-sum prefixes for two rows)")
         bar.addWidget(self.progress, 1)
         return bar
 
@@ -374,7 +374,7 @@ class AtlasView(QWidget):
         self.run_btn.setEnabled(self.atlas.runnable and not (self.runner is not None and self.runner.live))
         self.prediction.setText(self.atlas.prediction_text())
         # predicted when the view is seen (not for a hidden view: its probes would outlive it)
-        if self.isVisible() and self.atlas.prediction() is None and not self.calls.busy("predict"):
+        if self.isVisible() and self.atlas.wants_prediction() and not self.calls.busy("predict"):
             when_kernels_ready(("survo-atlas",), self._predict, self, "Atlas prediction")
 
     def showEvent(self, event) -> None:

@@ -56,6 +56,11 @@ dedupe, exact check):
   decreasingly lexicographically smaller than the column sums sorted the
   same way); its transpose is the same essential puzzle.
 
+Two rows (m = 2, n >= 3) run by their own method, ``two_rows``: column
+pairings with counted subset sums of the top row (2×10 in minutes; the
+general search was predicted at ~74 core-hours), with the same records and
+counters.
+
 Per puzzle the batch records the solution, the product setup (DESIGN.md tie
 rule, ``setup.product_setups``), the initial W, the minimum number of
 swaps from the setup and the chi-square of the solution.  Results are
@@ -65,24 +70,27 @@ Modules: ``plan`` (sizes, subset tables, batch plan), ``workspace`` (the
 kernels' arrays grouped), ``trades`` (trade tests), ``arrange`` (rows into
 tables), ``enumeration`` (partitions, margins met once, exact check, one
 batch), ``result`` (records and distributions), ``format`` (atlas file),
-``job`` (the batch job), ``reference`` (published figures).
+``job`` (the batch job), ``reference`` (published figures), ``two_rows`` (the
+two-row method).
 """
 from __future__ import annotations
 
 from sudokustudio.survo.atlas.enumeration import complete_records, cycle_counts, run_vectors
 from sudokustudio.survo.atlas.format import ATLAS_HEADER, parse_atlas_line, read_atlas, write_atlas
 from sudokustudio.survo.atlas.job import SurvoAtlasJob, warm_up
-from sudokustudio.survo.atlas.plan import (MAX_BATCHES, MAX_CELLS, batch_plan, check_size, pairing_tables,
-                                           row_sum_vectors, subset_tables)
+from sudokustudio.survo.atlas.plan import (MAX_BATCHES, MAX_CELLS, TWO_ROW_MAX_N, batch_plan, check_size,
+                                           pairing_tables, row_sum_vectors, subset_tables, uses_two_rows)
 from sudokustudio.survo.atlas.reference import (KNOWN_COUNTS, SEED_ALL_UNDER6_4x4, SEED_CHI2_RANGE_4x4,
                                                 SEED_SWAPS_4x4, SEED_W_BINS_4x4, _bin_limits, bin_limits,
                                                 compare_with_seed, pct_as_printed)
 from sudokustudio.survo.atlas.result import AtlasResult, empty_result, merge_results, record_width
+from sudokustudio.survo.atlas.two_rows import run_prefixes, two_row_plan
 
 __all__ = [
     "ATLAS_HEADER", "KNOWN_COUNTS", "MAX_BATCHES", "MAX_CELLS", "SEED_ALL_UNDER6_4x4", "SEED_CHI2_RANGE_4x4",
     "SEED_SWAPS_4x4", "SEED_W_BINS_4x4", "AtlasResult", "SurvoAtlasJob", "_bin_limits", "batch_plan",
     "bin_limits", "check_size", "compare_with_seed", "complete_records", "cycle_counts", "empty_result",
     "merge_results", "pairing_tables", "parse_atlas_line", "pct_as_printed", "read_atlas", "record_width",
-    "row_sum_vectors", "run_vectors", "subset_tables", "warm_up", "write_atlas",
+    "row_sum_vectors", "run_prefixes", "run_vectors", "subset_tables", "TWO_ROW_MAX_N", "two_row_plan",
+    "uses_two_rows", "warm_up", "write_atlas",
 ]

@@ -1,19 +1,24 @@
 """The atlas as a batch job (core.batch protocol): batch b covers a fixed group of row-sum
-vectors, so every table with given row sums is met inside one batch."""
+vectors, so every table with given row sums is met inside one batch; two-row sizes
+(``two_rows``) group column-sum vectors by their first sums instead."""
 from __future__ import annotations
+
+import numpy as np
 
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.survo.atlas.enumeration import run_vectors
-from sudokustudio.survo.atlas.plan import batch_plan, check_size, row_sum_vectors
+from sudokustudio.survo.atlas.plan import batch_plan, check_size, row_sum_vectors, uses_two_rows
 from sudokustudio.survo.atlas.result import AtlasResult, empty_result, merge_results
+from sudokustudio.survo.atlas.two_rows import run_prefixes, two_row_plan
 
 
 class SurvoAtlasJob(BatchJob):
     """Every essentially different uniquely solvable open m×n Survo puzzle, in batches.
 
-    Batch b covers a fixed group of row-sum vectors (``batch_plan``); the run
-    seed is unused (the enumeration is exact).  ``n_batches()`` batches make
-    the whole atlas.
+    Batch b covers a fixed group of row-sum vectors (``batch_plan``), or for
+    two rows (n >= 3) of column-sum prefixes (``two_rows.two_row_plan``); the
+    run seed is unused (the enumeration is exact).  ``n_batches()`` batches
+    make the whole atlas.
     """
 
     kind = "survo_atlas"
@@ -23,15 +28,32 @@ class SurvoAtlasJob(BatchJob):
         check_size(int(m), int(n))
         super().__init__(m=int(m), n=int(n))
         self.m, self.n = int(m), int(n)
+        self.two_rows = uses_two_rows(self.m, self.n)
+        # the run model's optional protocol: what a batch's units are
+        self.unit = "column-sum prefixes" if self.two_rows else "row-sum vectors"
+
+    def plan(self) -> tuple[np.ndarray, np.ndarray]:
+        """(units, bounds): batch b covers units[bounds[b]:bounds[b+1]] (row-sum vectors, or
+        column-sum prefixes for two rows); depends only on the size."""
+        return two_row_plan(self.n) if self.two_rows else batch_plan(self.m, self.n)
 
     def n_batches(self) -> int:
-        return len(batch_plan(self.m, self.n)[1]) - 1
+        return len(self.plan()[1]) - 1
 
     def run_batch(self, batch_index: int, seed: int) -> AtlasResult:
-        vectors, bounds = batch_plan(self.m, self.n)
-        if not 0 <= batch_index < len(bounds) - 1:
+        if not 0 <= batch_index < self.n_batches():
             return self.empty()
-        return run_vectors(self.m, self.n, vectors[bounds[batch_index]:bounds[batch_index + 1]])
+        part = self.batch_vectors(batch_index)
+        return run_prefixes(self.n, part) if self.two_rows else run_vectors(self.m, self.n, part)
+
+    def batch_of(self, result: AtlasResult) -> np.ndarray:
+        """The batch each puzzle of ``result`` belongs to (int64[count]), from its margins."""
+        units, bounds = self.plan()
+        k = units.shape[1]
+        keys = result.col_sums()[:, :k] if self.two_rows else result.row_sums()
+        index = {tuple(v): i for i, v in enumerate(units.tolist())}
+        unit_of = np.array([index[tuple(v)] for v in keys.tolist()], np.int64)
+        return np.searchsorted(bounds, unit_of, side="right") - 1
 
     def merge(self, a: AtlasResult, b: AtlasResult) -> AtlasResult:
         return merge_results(a, b)
@@ -45,30 +67,32 @@ class SurvoAtlasJob(BatchJob):
     def describe(self, total: AtlasResult) -> dict:
         return total.describe()
 
-    # -- the run model's optional protocol (units, summary) and what the Atlas view shows live
-    unit = "row-sum vectors"
-
     def units(self, total: AtlasResult) -> int:
-        """Row-sum vectors ("partitions" of the total into m row sums) done."""
+        """Units done: row-sum vectors ("partitions" of the total into m row sums), or column-sum
+        prefixes for two rows."""
         return int(total.vectors_done)
 
     def batch_vectors(self, batch_index: int):
-        """The row-sum vectors batch ``batch_index`` covers (int64[k, m])."""
-        vectors, bounds = batch_plan(self.m, self.n)
-        return vectors[bounds[batch_index]:bounds[batch_index + 1]]
+        """The units batch ``batch_index`` covers (int64[k, m] row-sum vectors, or int64[k, p]
+        column-sum prefixes for two rows)."""
+        units, bounds = self.plan()
+        return units[bounds[batch_index]:bounds[batch_index + 1]]
 
     def summary(self, total: AtlasResult) -> dict:
-        """Plain data for a live view: progress over the row-sum vectors and the tables so far."""
+        """Plain data for a live view: progress over the units and the tables so far."""
         from sudokustudio.survo.atlas.tables import atlas_tables
 
-        return {"vectors_done": int(total.vectors_done), "vectors_total": len(batch_plan(self.m, self.n)[0]),
+        return {"vectors_done": int(total.vectors_done), "vectors_total": len(self.plan()[0]),
                 "puzzles": total.count, "trade_free_tables": int(total.tables),
                 "cpu_seconds": float(total.cpu_seconds), "tables": atlas_tables(total).as_dict()}
 
 
 def warm_up() -> None:
-    """Compile the atlas kernels on the 2×2 atlas, and the size estimate's probes (group survo-atlas)."""
+    """Compile the atlas kernels on the 2×2 atlas, the two-row ones on part of 2×5, and the size
+    estimate's probes (group survo-atlas)."""
     from sudokustudio.survo.atlas.estimate import warm_up as estimate_warm_up
+    from sudokustudio.survo.atlas.two_rows import warm_up as two_rows_warm_up
 
     run_vectors(2, 2, row_sum_vectors(2, 2))
+    two_rows_warm_up()
     estimate_warm_up()

@@ -10,6 +10,8 @@ import numpy as np
 MAX_CELLS = 20          # 4×5 (the stretch size) is the largest practical atlas
 MAX_BATCHES = 1000
 PREDICT_MAX_CELLS = 30  # the size estimate (``estimate``) reaches further than a run
+#: the largest two-row size (``two_rows``: sums up to 2N - 1 = 39, top-row sums up to T = 210 in 4 words)
+TWO_ROW_MAX_N = 10
 
 
 @cache
@@ -112,11 +114,23 @@ def pairing_tables(m: int, n: int):
 
 def check_size(m: int, n: int, max_cells: int | None = MAX_CELLS) -> None:
     """Raise ValueError for a size the atlas cannot take (``max_cells=None``: the limit of the
-    estimate, ``PREDICT_MAX_CELLS``, whose bit sets and keys hold numbers up to 30)."""
+    estimate, ``PREDICT_MAX_CELLS``, whose bit sets and keys hold numbers up to 30).
+
+    Two rows run by their own method (``two_rows``) up to 2×``TWO_ROW_MAX_N``;
+    the estimate of the general search stops at 8 columns (n! arrangements).
+    """
     limit = PREDICT_MAX_CELLS if max_cells is None else max_cells
-    if not (2 <= m <= 8 and 2 <= n <= 8):
-        raise ValueError(f"atlas size {m}x{n}: rows and columns must be between 2 and 8")
+    max_n = TWO_ROW_MAX_N if m == 2 and max_cells is not None else 8
+    if not (2 <= m <= 8 and 2 <= n <= max_n):
+        raise ValueError(f"atlas size {m}x{n}: rows and columns must be between 2 and 8"
+                         + (f" (2 rows: up to {TWO_ROW_MAX_N} columns)" if max_cells is not None else ""))
     if m > n:
         raise ValueError(f"atlas size {m}x{n}: give the smaller side first ({n}x{m} is the same atlas transposed)")
     if m * n > limit:
         raise ValueError(f"atlas size {m}x{n}: at most {limit} cells")
+
+
+def uses_two_rows(m: int, n: int) -> bool:
+    """Does the m×n atlas run by the two-row method (``two_rows``)?  2×2 keeps the general one
+    (its transposition rule)."""
+    return m == 2 and n >= 3

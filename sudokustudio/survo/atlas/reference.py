@@ -7,7 +7,7 @@ import numpy as np
 from sudokustudio.survo.atlas.result import AtlasResult
 
 #: S(m, n) of REFERENCES.md (Mustonen), keyed by (m, n) with m <= n.
-KNOWN_COUNTS = {(2, 2): 1, (2, 3): 18, (2, 4): 62, (2, 5): 278, (2, 6): 1146, (2, 7): 5706,
+KNOWN_COUNTS = {(2, 2): 1, (2, 3): 18, (2, 4): 62, (2, 5): 278, (2, 6): 1146, (2, 7): 5706, (2, 10): 843476,
                 (3, 3): 38, (3, 4): 583, (3, 5): 5337, (4, 4): 5327, (4, 5): 257773}
 
 #: Seed 001's tables for the 5327 open 4×4 puzzles.
