@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from sudokustudio.survo.atlas import (KNOWN_COUNTS, SurvoAtlasJob, check_size, merge_results, row_sum_vectors,
-                                      run_prefixes, run_vectors, two_row_plan)
+from sudokustudio.survo.atlas import (KNOWN_COUNTS, SurvoAtlasJob, batch_plan, check_size, merge_results,
+                                      row_sum_vectors, run_prefixes, run_vectors, two_row_plan)
 from sudokustudio.survo.atlas.two_rows import prefixes_and_work
 
 
@@ -147,3 +147,31 @@ def test_2x8_against_the_exact_solver():
         checked += 1
         unique += is_unique
     assert 0 < unique < checked   # both kinds met
+
+
+def test_a_run_stored_before_the_two_row_method_resumes_by_row_sums(tmp_path):
+    """The two methods number their batches differently, so the method is in the stored spec;
+    a spec without it (stored before the two-row method) means the row-sum batches."""
+    from sudokustudio.core.batch import job_from_spec
+    from sudokustudio.jobs.run import Run, StopRules
+    from sudokustudio.jobs.store import RunStore
+
+    assert SurvoAtlasJob(2, 6).spec == {"m": 2, "n": 6, "method": "two-rows"}
+    old = job_from_spec("survo_atlas", {"m": 2, "n": 6})
+    assert not old.two_rows and old.n_batches() == len(batch_plan(2, 6)[1]) - 1
+    assert job_from_spec("survo_atlas", SurvoAtlasJob(2, 6).spec).two_rows
+    with pytest.raises(ValueError, match="two-rows"):
+        SurvoAtlasJob(3, 4, method="two-rows")
+    # an old run half done, then resumed from the store: the atlas is whole and right
+    store = RunStore(tmp_path / "runs.sqlite3")
+    run = Run.create(old, 0, StopRules(batches=2), store=store)
+    run.run(workers=1)
+    assert run.batches_done == 2
+    with store._db() as db:   # as an older version wrote it
+        db.execute("UPDATE runs SET spec = ? WHERE id = ?", ('{"m": 2, "n": 6}', run.run_id))
+    resumed = Run.open(store, run.run_id)
+    assert not resumed.job.two_rows and resumed.batches_done == 2
+    resumed.set_rules(StopRules())
+    resumed.run(workers=1)
+    assert resumed.total.count == KNOWN_COUNTS[(2, 6)]
+    store.close()

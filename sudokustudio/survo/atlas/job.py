@@ -24,13 +24,26 @@ class SurvoAtlasJob(BatchJob):
     kind = "survo_atlas"
     kernel_groups = ("survo-atlas",)
 
-    def __init__(self, m: int, n: int):
-        check_size(int(m), int(n))
-        super().__init__(m=int(m), n=int(n))
-        self.m, self.n = int(m), int(n)
-        self.two_rows = uses_two_rows(self.m, self.n)
+    def __init__(self, m: int, n: int, method: str | None = None):
+        """``method``: "rows" (row-sum batches, every size) or "two-rows" (2×n, n >= 3);
+        None takes the faster one for the size.  It is part of the stored spec: the two
+        methods number their batches differently."""
+        m, n = int(m), int(n)
+        check_size(m, n)
+        if method is None:
+            method = "two-rows" if uses_two_rows(m, n) else "rows"
+        if method not in ("rows", "two-rows") or (method == "two-rows" and not uses_two_rows(m, n)):
+            raise ValueError(f"atlas method {method!r} for {m}×{n}: 'rows', or 'two-rows' for 2×n with n >= 3")
+        super().__init__(m=m, n=n, method=method)
+        self.m, self.n = m, n
+        self.two_rows = method == "two-rows"
         # the run model's optional protocol: what a batch's units are
         self.unit = "column-sum prefixes" if self.two_rows else "row-sum vectors"
+
+    @classmethod
+    def from_spec(cls, spec: dict) -> "SurvoAtlasJob":
+        # a run stored before the two-row method has no "method": it was batched by row sums
+        return cls(**{"method": "rows", **spec})
 
     def plan(self) -> tuple[np.ndarray, np.ndarray]:
         """(units, bounds): batch b covers units[bounds[b]:bounds[b+1]] (row-sum vectors, or
