@@ -1,6 +1,7 @@
 """How the window holds up while each kind of job runs: UI-thread stalls, Stop, and closing.
 
     python3 benchmarks/ui_stalls.py [--seconds 5] [--kinds estimator-grids,generators,...] [--json]
+                                    [--atlas-size 2x10] [--to-end]
 
 Opens the real main window (offscreen), and for each job kind starts it the way
 a user does (through the tab), then for ``--seconds`` measures the UI thread
@@ -10,6 +11,10 @@ long the run takes to end (Stop -> finished) while still measuring stalls.
 Last, every kind is started at once and the window is closed: the time
 closeEvent takes.  Kernels must be in numba's cache (``sudokustudio-cli warm``
 first), so compiling is not measured here (benchmarks/startup.py does that).
+``--atlas-size`` chooses the survo-atlas kind's size (default 4x4); ``--to-end``
+lets each run go on until it ends by itself (at most ``--seconds``) and reports
+its wall time in the window and, for the atlas, the seconds spent merging,
+summarising and refreshing the view (where the time goes).
 Prints one line per kind, and with --json one JSON object.
 """
 from __future__ import annotations
@@ -18,6 +23,7 @@ import argparse
 import functools
 import json
 import os
+import resource
 import sys
 import tempfile
 import time
@@ -34,6 +40,8 @@ KINDS = ["estimator-grids", "estimator-minimals", "generators", "rating", "survo
 GRID_17 = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
 #: started together before the window is closed (one UA kind: the tab holds one run at a time)
 CLOSE_KINDS = ["estimator-grids", "generators", "rating", "survo-atlas", "ua-search-17", "survo-generate"]
+#: the survo-atlas kind's size (--atlas-size)
+ATLAS_SIZE = [(4, 4)]
 
 
 class StallMeter:
@@ -151,8 +159,11 @@ def start_kind(win, kind: str, meter: StallMeter):
     if kind == "survo-atlas":
         tab = _tab(win, "SurvoTab")
         view = tab.atlas_view
-        view.size_box.setCurrentIndex([view.size_box.itemData(i) for i in range(view.size_box.count())].index((4, 4)))
+        view.size_box.setCurrentIndex([view.size_box.itemData(i) for i in range(view.size_box.count())]
+                                      .index(ATLAS_SIZE[0]))
+        view.atlas.needs_confirmation = lambda: False   # no question box: the benchmark starts it
         view.start()
+        _time_atlas(view)
         return [view.runner.run], view.cancel
     if kind.startswith("ua"):
         import numpy as np
@@ -177,13 +188,46 @@ def start_kind(win, kind: str, meter: StallMeter):
     raise ValueError(kind)
 
 
-def measure(win, meter: StallMeter, kind: str, seconds: float) -> dict:
+#: seconds spent in the atlas run's merge and summary (the run's thread) and the view's refresh (UI thread)
+ATLAS_TIMES: dict[str, float] = {}
+
+
+def _timed(name: str, fn):
+    def wrapper(*a, **k):
+        t0 = time.perf_counter()
+        try:
+            return fn(*a, **k)
+        finally:
+            ATLAS_TIMES[name] = ATLAS_TIMES.get(name, 0.0) + time.perf_counter() - t0
+            ATLAS_TIMES[name + "_max"] = max(ATLAS_TIMES.get(name + "_max", 0.0), time.perf_counter() - t0)
+    return wrapper
+
+
+def _time_atlas(view) -> None:
+    """Time the atlas job's merge and summary and the view's refresh (wrapped on these objects only)."""
+    ATLAS_TIMES.clear()
+    job = view.runner.run.job
+    merger = view.runner.run._merger
+    merger._merge = _timed("merge", merger._merge)
+    job.summary = _timed("summary", job.summary)
+    view._refresh = _timed("refresh", view._refresh)
+    view.timer.timeout.disconnect()
+    view.timer.timeout.connect(view._refresh)
+
+
+def measure(win, meter: StallMeter, kind: str, seconds: float, to_end: bool = False) -> dict:
     prepare(kind)
     meter.pump(0.5)
     meter.reset()
+    t_start = time.perf_counter()
     runs, stop = start_kind(win, kind, meter)
-    meter.pump(seconds)
+    ended = (lambda: bool(runs) and all(r is None or r.finished for r in runs)) if to_end else None
+    meter.pump(0.3 if ended is not None else 0)   # the run's start (its first events) before we watch for its end
+    t_end = meter.pump(seconds, until=ended)
+    if ended is not None and ended():
+        meter.pump(1.0)   # the end of the run in the view (final refresh, table fit)
     running = meter.stats()
+    ended_by_itself = ended is not None and ended()
     meter.reset()
     t0 = time.perf_counter()
     stop()
@@ -192,6 +236,13 @@ def measure(win, meter: StallMeter, kind: str, seconds: float) -> dict:
     out = {"kind": kind, "running": running, "stop_seconds": round(end - t0, 3) if runs else None,
            "stopping": stopping,
            "batches": sum(r.batches_done for r in runs if r is not None)}
+    if ended is not None:
+        out["ended_by_itself"] = ended_by_itself
+        out["run_seconds"] = round(t_end - t_start, 2)
+    if kind == "survo-atlas":
+        out["atlas_size"] = "x".join(map(str, ATLAS_SIZE[0]))
+        out["atlas_seconds"] = {k: round(v, 3) for k, v in ATLAS_TIMES.items()}
+        out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     meter.pump(0.3)
     return out
 
@@ -201,9 +252,13 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=5.0)
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--atlas-size", default="4x4", help="the survo-atlas kind's size, e.g. 2x10")
+    ap.add_argument("--to-end", action="store_true",
+                    help="let each run end by itself (within --seconds) and report its wall time")
     ap.add_argument("--close-kinds", default=",".join(CLOSE_KINDS),
                     help="kinds started together before the window is closed ('' : do not close)")
     args = ap.parse_args()
+    ATLAS_SIZE[0] = tuple(int(x) for x in args.atlas_size.lower().split("x"))
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv)
@@ -212,13 +267,15 @@ def main() -> None:
     settle(win, meter)
     results = []
     for kind in [k for k in args.kinds.split(",") if k]:
-        r = measure(win, meter, kind, args.seconds)
+        r = measure(win, meter, kind, args.seconds, args.to_end)
         results.append(r)
         if not args.json:
             stop = "–" if r["stop_seconds"] is None else f"{r['stop_seconds']:.2f} s"
             print(f"{kind:20s} longest stall {r['running']['max_stall_ms']:7.1f} ms (p99 "
                   f"{r['running']['p99_stall_ms']:.1f}) while running; Stop -> ended {stop}, longest stall "
-                  f"{r['stopping']['max_stall_ms']:.1f} ms meanwhile; {r['batches']} batches", flush=True)
+                  f"{r['stopping']['max_stall_ms']:.1f} ms meanwhile; {r['batches']} batches"
+                  + (f"; run {r['run_seconds']:.1f} s wall" if "run_seconds" in r else "")
+                  + (f"; atlas seconds {r['atlas_seconds']}" if r.get("atlas_seconds") else ""), flush=True)
     # every kind at once, then close the window
     close_kinds = [k for k in args.close_kinds.split(",") if k]
     live = []
