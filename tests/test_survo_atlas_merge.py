@@ -65,3 +65,39 @@ def test_merging_batch_by_batch_appends_in_place():
         copies += not np.shares_memory(before.records, total.records)
     assert total.count == 5000
     assert copies <= 10   # a new store only when full (it grows by half): ~log_1.5(50) times
+
+
+def test_figures_carried_by_merges_equal_those_of_the_records():
+    """Histograms, mean, W table and chi-square range added up by the merges are exactly the
+    figures of the merged records (numpy's own mean of the swaps, bit for bit)."""
+    from sudokustudio.survo.atlas.tables import atlas_tables
+
+    rng = np.random.default_rng(11)
+    parts = []
+    for i, k in enumerate(rng.integers(0, 60, size=25)):
+        p = batch(rng, 2, 5, int(k), i)
+        p.records[:, -2] = rng.integers(0, 5 + 2 * i, size=int(k))    # W: wider ranges in later batches
+        p.records[:, -1] = rng.integers(0, 3 + i % 9, size=int(k))    # swaps
+        parts.append(p)
+    merger = OrderedMerger(merge_results, empty_result(2, 5))
+    for i in rng.permutation(len(parts)):
+        merger.add(int(i), parts[i])
+        live = merger.total()
+        atlas_tables(live)     # as the run's summary does per batch
+    total = merger.total()
+    fresh = AtlasResult(2, 5, total.records.copy(), total.chi2.copy())
+    s, w = fresh.swaps(), fresh.w()
+    assert total.swaps_hist() == np.bincount(s).tolist()
+    assert total.w_hist() == np.bincount(w).tolist()
+    assert total.swaps_mean_sd() == (float(s.astype(np.float64).mean()), float(s.astype(np.float64).std()))
+    assert total.under6_percent() == 100.0 * float((s < 6).sum()) / len(s)
+    assert total.chi2_range() == (float(fresh.chi2.min()), float(fresh.chi2.max()))
+    for lab, c, pct in total.w_table(k=4):
+        lo, hi = (0, 4) if lab == "0-4" else (int(lab), int(lab))
+        inside = (w >= lo) & (w <= hi)
+        assert c == int(inside.sum())
+        if c:
+            assert pct == 100.0 * float((inside & (s < 4)).sum()) / c
+        else:
+            assert pct != pct
+    assert atlas_tables(total).as_dict() == atlas_tables(fresh).as_dict()

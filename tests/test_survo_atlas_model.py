@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 
 from sudokustudio.models.survo_atlas import PREDICT_SIZES, RUN_SIZES, SIZES, AtlasRunModel, size_label
@@ -89,3 +90,16 @@ def test_partial_progress_and_sizes_beyond_a_run():
     assert model.runnable and not model.predictable and not model.wants_prediction()
     assert not model.needs_confirmation()
     assert "two-row method" in model.prediction_text() and "843,476" in size_label(2, 10)
+
+
+@pytest.mark.parametrize("descending", [False, True])
+def test_sort_order_packs_keys_like_a_lexsort(descending):
+    """The puzzle list's order: the same as a stable lexsort (first key first, ties in row order),
+    packed keys or not (40 keys of 2 bits do not fit in 63: the lexsort path)."""
+    from sudokustudio.models.survo_atlas import sort_order
+
+    rng = np.random.default_rng(5)
+    for n_keys, top in ((1, 5), (2, 200), (10, 40), (40, 3)):
+        keys = [rng.integers(1, top + 1, size=3000) for _ in range(n_keys)]
+        want = np.lexsort([-k if descending else k for k in keys[::-1]])
+        assert np.array_equal(sort_order(keys, descending), want)

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroup
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from sudokustudio.jobs.qt import QtRun, kernel_gate, window_executor
-from sudokustudio.models.survo_atlas import SIZES, AtlasRunModel, size_label
+from sudokustudio.models.survo_atlas import SIZES, AtlasRunModel, size_label, sort_order
 from sudokustudio.survo import atlas as A
 from sudokustudio.ui import style
 from sudokustudio.ui.background import BackgroundCalls, show_error
@@ -70,18 +70,15 @@ class AtlasModel(HeadedTableModel):
         res = self.result
         if res is None or res.count == 0:
             return np.zeros(0, dtype=np.int64)
-        col = self.sort_column
-        if col == 1:
-            keys = res.row_sums().T[::-1]
-        elif col == 2:
-            keys = res.col_sums().T[::-1]
-        elif col in (3, 4, 5):
-            keys = [(res.w(), res.swaps(), res.chi2)[col - 3]]
+        col, descending = self.sort_column, self.sort_order == Qt.DescendingOrder
+        if col == 0:   # record order: no sort (a lexsort of 843k indices took ~0.1 s per refresh)
+            order = np.arange(res.count, dtype=np.int64)
+            return order[::-1].copy() if descending else order
+        if col == 5:
+            keys = [-res.chi2 if descending else res.chi2]
         else:
-            keys = [np.arange(res.count)]
-        if self.sort_order == Qt.DescendingOrder:
-            keys = [-np.asarray(k) for k in keys]
-        return np.lexsort(keys).astype(np.int64)   # stable: ties keep record order
+            keys = {1: res.row_sums().T, 2: res.col_sums().T, 3: [res.w()], 4: [res.swaps()]}[col]
+        return sort_order(keys, descending)
 
     def record_index(self, row: int) -> int:
         """The record (atlas line) shown in view row ``row``."""

@@ -38,6 +38,10 @@ class AtlasResult:
     # the growing storage ``records`` and ``chi2`` are the first rows of (merge_results), if any:
     # not a field (class attribute, no annotation), so it is never stored, compared or encoded
     _store = None
+    # cached figures (class attributes, not fields): puzzles per (W, min swaps), chi-square range, sd
+    _joint = None
+    _chi2_range = None
+    _swaps_sd = None
 
     @property
     def count(self) -> int:
@@ -64,46 +68,66 @@ class AtlasResult:
     def swaps(self) -> np.ndarray:
         return self.records[:, -1]
 
-    # -- distributions
+    # -- distributions (from the joint histogram: merged runs never pass over their records again)
+    def joint_hist(self) -> np.ndarray:
+        """Puzzles per (W, min swaps): int64[max W + 1, max swaps + 1] (0×0 when empty).  Cached, and
+        added up by ``merge_results``, so a live run's tables cost no pass over its records."""
+        if self._joint is None:
+            w, s = self.w(), self.swaps()
+            if len(s) == 0:
+                self._joint = np.zeros((0, 0), np.int64)
+            else:
+                ns = int(s.max()) + 1
+                self._joint = np.bincount(w * ns + s, minlength=(int(w.max()) + 1) * ns).reshape(-1, ns)
+        return self._joint
+
+    def chi2_range(self) -> tuple[float, float] | None:
+        if self._chi2_range is None and self.count:
+            self._chi2_range = (float(self.chi2.min()), float(self.chi2.max()))
+        return self._chi2_range
+
     def swaps_hist(self) -> list[int]:
-        s = self.swaps()
-        return np.bincount(s, minlength=1).tolist() if len(s) else []
+        return self.joint_hist().sum(axis=0).tolist()
 
     def w_hist(self) -> list[int]:
-        w = self.w()
-        return np.bincount(w, minlength=1).tolist() if len(w) else []
+        return self.joint_hist().sum(axis=1).tolist()
 
     def swaps_mean_sd(self) -> tuple[float, float]:
-        s = self.swaps().astype(np.float64)
-        if len(s) == 0:
+        if self.count == 0:
             return float("nan"), float("nan")
-        return float(s.mean()), float(s.std())
+        # the exact sum of whole numbers over the count: the same float as numpy's mean of them
+        swaps = self.joint_hist().sum(axis=0)
+        mean = float(int((swaps * np.arange(len(swaps))).sum())) / self.count
+        if self._swaps_sd is None:   # numpy's rounding (one pass, cached)
+            self._swaps_sd = float(self.swaps().astype(np.float64).std())
+        return mean, self._swaps_sd
+
+    def under_k_count(self, k: int) -> int:
+        """Puzzles solvable in fewer than ``k`` swaps."""
+        return int(self.joint_hist()[:, :max(k, 0)].sum())
 
     def w_table(self, bins=None, k: int = 6) -> list[tuple[str, int, float]]:
         """Seed 001's W table: (W bin, frequency, % of them solvable in < k swaps).
 
         Bins: "0-4" then every even W (as seed 001 prints them) up to the largest W met.
         """
-        w = self.w()
-        s = self.swaps()
-        top = int(w.max()) if len(w) else 0
+        joint = self.joint_hist()
+        top = joint.shape[0] - 1 if self.count else 0
         if bins is None:
             bins = [("0-4", 0, 4)] + [(str(x), x, x) for x in range(6, max(top, 6) + 1, 2)]
-        # counts per W once (W >= 0), then per bin by cumulative sums: one pass over a million records
-        # instead of one per bin (a live run summarises its total after every batch)
-        every = np.concatenate([[0], np.cumsum(np.bincount(w, minlength=top + 1))])
-        under = np.concatenate([[0], np.cumsum(np.bincount(w[s < k], minlength=top + 1))])
+        # counts per W, then per bin by cumulative sums
+        every = np.concatenate([[0], np.cumsum(joint.sum(axis=1))])
+        under = np.concatenate([[0], np.cumsum(joint[:, :max(k, 0)].sum(axis=1))])
         out = []
         for label, lo, hi in bins:
             lo, hi = max(int(lo), 0), min(int(hi), top)
-            c = int(every[hi + 1] - every[lo]) if lo <= hi else 0
-            u = int(under[hi + 1] - under[lo]) if lo <= hi else 0
+            c = int(every[hi + 1] - every[lo]) if lo <= hi and self.count else 0
+            u = int(under[hi + 1] - under[lo]) if lo <= hi and self.count else 0
             out.append((label, c, 100.0 * float(u) / c if c else float("nan")))
         return out
 
     def under6_percent(self) -> float:
-        s = self.swaps()
-        return 100.0 * float((s < 6).sum()) / len(s) if len(s) else float("nan")
+        return 100.0 * float(self.under_k_count(6)) / self.count if self.count else float("nan")
 
     def describe(self, seconds: float | None = None) -> dict:
         mean, sd = self.swaps_mean_sd()
@@ -113,8 +137,8 @@ class AtlasResult:
             "W_table": [{"W": lab, "count": k, "under6_percent": round(p, 1)} for lab, k, p in self.w_table()],
             "under6_percent": round(self.under6_percent(), 1),
             "swaps_mean": mean, "swaps_sd": sd,
-            "chi2_min": float(self.chi2.min()) if self.count else None,
-            "chi2_max": float(self.chi2.max()) if self.count else None,
+            "chi2_min": self.chi2_range()[0] if self.count else None,
+            "chi2_max": self.chi2_range()[1] if self.count else None,
             "trade_free_tables": self.tables, "candidates_checked": self.candidates,
             "seconds": self.cpu_seconds if seconds is None else seconds,
             "cpu_seconds": round(self.cpu_seconds, 3),
@@ -182,7 +206,8 @@ def merge_results(a: AtlasResult, b: AtlasResult) -> AtlasResult:
     if b.count == 0 or a.count == 0:
         keep = a if b.count == 0 else b
         out = AtlasResult(a.m, a.n, keep.records, keep.chi2, *counters)
-        out._store = keep._store
+        out._store, out._joint, out._chi2_range, out._swaps_sd = (keep._store, keep._joint, keep._chi2_range,
+                                                                  keep._swaps_sd)
         return out
     need = a.count + b.count
     store = a._store
@@ -200,6 +225,16 @@ def merge_results(a: AtlasResult, b: AtlasResult) -> AtlasResult:
         # else b was appended right after a's rows already (a live total folded it in): reuse them
     out = AtlasResult(a.m, a.n, store.records[:need], store.chi2[:need], *counters)
     out._store = store
+    out._joint = _add_padded(a.joint_hist(), b.joint_hist())
+    (a_lo, a_hi), (b_lo, b_hi) = a.chi2_range(), b.chi2_range()
+    out._chi2_range = (min(a_lo, b_lo), max(a_hi, b_hi))
+    return out
+
+
+def _add_padded(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    out = np.zeros((max(x.shape[0], y.shape[0]), max(x.shape[1], y.shape[1])), np.int64)
+    out[:x.shape[0], :x.shape[1]] += x
+    out[:y.shape[0], :y.shape[1]] += y
     return out
 
 

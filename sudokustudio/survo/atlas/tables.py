@@ -85,20 +85,20 @@ class AtlasTables:
 
 def atlas_tables(result: AtlasResult, k: int | None = None) -> AtlasTables:
     """The tables of an atlas result (k chosen by ``under_k`` unless given)."""
-    s = result.swaps()
     count = result.count
     mean, sd = result.swaps_mean_sd()
     if k is None:
         k = under_k(mean) if count else 6
-    top = int(result.w().max()) if count else 0
+    top = result.joint_hist().shape[0] - 1 if count else 0
     w_table = [[lab, c, round(p, 1) if p == p else None]
                for lab, c, p in result.w_table([b for b in w_bins(top)], k=k)]
-    zero = int((s == 0).sum())
+    zero = result.under_k_count(1)
+    chi2 = result.chi2_range() or (None, None)
     return AtlasTables(
         m=result.m, n=result.n, count=count, swaps_hist=result.swaps_hist(), swaps_mean=mean, swaps_sd=sd,
         solved_at_once=zero, solved_at_once_percent=100.0 * zero / count if count else float("nan"),
-        chi2_min=float(result.chi2.min()) if count else None, chi2_max=float(result.chi2.max()) if count else None,
-        k=k, under_k_percent=100.0 * float((s < k).sum()) / count if count else float("nan"),
+        chi2_min=chi2[0], chi2_max=chi2[1],
+        k=k, under_k_percent=100.0 * float(result.under_k_count(k)) / count if count else float("nan"),
         w_table=w_table, random_start=random_start(result.m * result.n))
 
 
