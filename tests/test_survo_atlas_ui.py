@@ -144,3 +144,39 @@ def test_2x10_is_offered_without_a_probe_estimate(qtbot, settings):
     assert view.run_btn.isEnabled() and "843,476" in view.size_box.currentText()
     assert "two-row method" in view.prediction.text() and not view.calls.busy("predict")
     view.shutdown()
+
+
+def test_big_atlas_sorts_off_the_ui_thread_and_shows_the_newest_rows(qtbot, monkeypatch):
+    """Past SYNC_SORT_ROWS the list sorts through its sorter (the view's background calls): until the
+    order lands every row is shown once (new rows after those shown); a growing total sorted meanwhile
+    is sorted again when the first sort lands; the final order is the stable sort."""
+    from sudokustudio.models.survo_atlas import puzzle_order
+    from sudokustudio.survo.atlas import AtlasResult, merge_results, record_width
+    from sudokustudio.ui import survo_atlas_list
+    from sudokustudio.ui.survo_atlas_list import AtlasModel
+
+    monkeypatch.setattr(survo_atlas_list, "sorts_slowly", lambda count, column: column != 0 and count > 10)
+    rng = np.random.default_rng(2)
+
+    def part(k):
+        return AtlasResult(2, 3, rng.integers(0, 9, size=(k, record_width(2, 3)), dtype=np.int64), rng.random(k))
+
+    model = AtlasModel()
+    pending = []
+    model.sorter = lambda fn, done, error: pending.append((fn, done))
+    first = part(40)
+    model.set_result(first)
+    model.sort(2, Qt.DescendingOrder)
+    assert len(pending) == 1 and np.array_equal(model.order, np.arange(40))   # shown as they were
+    grown = merge_results(first, part(25))
+    model.set_result(grown)                       # a sort is out: no second one yet
+    assert len(pending) == 1 and sorted(model.order.tolist()) == list(range(65))
+    fn, done = pending.pop()
+    done(fn())                                    # the first sort lands for an older total: sort again
+    assert len(pending) == 1 and model.rowCount() == 65
+    fn, done = pending.pop()
+    done(fn())
+    assert not pending and np.array_equal(model.order, puzzle_order(grown, 2, descending=True))
+    shown = [model.data(model.index(r, 2)) for r in range(65)]
+    want = sorted((tuple(c) for c in grown.col_sums().tolist()), reverse=True)
+    assert [tuple(map(int, s.split())) for s in shown] == want

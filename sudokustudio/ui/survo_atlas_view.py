@@ -13,101 +13,25 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroupBox, QHBoxLayout, QHeaderView,
                                QLabel, QMessageBox, QProgressBar, QPushButton, QSplitter, QTableView,
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from sudokustudio.jobs.qt import QtRun, kernel_gate, window_executor
-from sudokustudio.models.survo_atlas import SIZES, AtlasRunModel, size_label, sort_order
+from sudokustudio.models.survo_atlas import SIZES, AtlasRunModel, size_label
 from sudokustudio.survo import atlas as A
 from sudokustudio.ui import style
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
-from sudokustudio.ui.widgets.table_model import HeadedTableModel
+from sudokustudio.ui.survo_atlas_list import AtlasModel
 
 __all__ = ["SIZES", "AtlasModel", "AtlasView"]
 SEED_COLOR = "#999999"
 #: rows (beyond those in view) read to fit the puzzle list's column widths
 FIT_ROWS = 50
-_DISPLAY, _ALIGN, _TIP = int(Qt.DisplayRole), int(Qt.TextAlignmentRole), int(Qt.ToolTipRole)
-_RIGHT = int(Qt.AlignRight | Qt.AlignVCenter)
 PENDING_COLOR = "#d8d8d8"
-
-
-class AtlasModel(HeadedTableModel):
-    """The puzzles of an AtlasResult, read straight from its arrays.
-
-    Sorting is done here with numpy (a permutation of the records), not by a
-    QSortFilterProxyModel: a proxy asks data() from Python for every
-    comparison, ~100,000 calls for the 4×4 atlas on every live refresh, which
-    held the GIL long enough to slow the run itself sevenfold.
-    """
-
-    HEADERS = ["#", "row sums", "column sums", "W", "min swaps", "chi-square"]
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.result: A.AtlasResult | None = None
-        self.order = np.zeros(0, dtype=np.int64)   # view row -> record index
-        self.sort_column = 0
-        self.sort_order = Qt.AscendingOrder
-
-    def set_result(self, result: A.AtlasResult | None) -> None:
-        self.beginResetModel()
-        self.result = result
-        self.order = self._sorted_order()
-        self.endResetModel()
-
-    def sort(self, column: int, order=Qt.AscendingOrder) -> None:
-        self.layoutAboutToBeChanged.emit()
-        self.sort_column, self.sort_order = column, order
-        self.order = self._sorted_order()
-        self.layoutChanged.emit()
-
-    def _sorted_order(self) -> np.ndarray:
-        res = self.result
-        if res is None or res.count == 0:
-            return np.zeros(0, dtype=np.int64)
-        col, descending = self.sort_column, self.sort_order == Qt.DescendingOrder
-        if col == 0:   # record order: no sort (a lexsort of 843k indices took ~0.1 s per refresh)
-            order = np.arange(res.count, dtype=np.int64)
-            return order[::-1].copy() if descending else order
-        if col == 5:
-            keys = [-res.chi2 if descending else res.chi2]
-        else:
-            keys = {1: res.row_sums().T, 2: res.col_sums().T, 3: [res.w()], 4: [res.swaps()]}[col]
-        return sort_order(keys, descending)
-
-    def record_index(self, row: int) -> int:
-        """The record (atlas line) shown in view row ``row``."""
-        return int(self.order[row])
-
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() or self.result is None else self.result.count
-
-    def data(self, index, role=Qt.DisplayRole):
-        role = int(role)   # Qt asks every role of every cell it paints or measures: int compares
-        if self.result is None or role not in (_DISPLAY, _ALIGN, _TIP) or not index.isValid():
-            return None
-        col = index.column()
-        if role == _ALIGN:
-            return _RIGHT if col in (0, 3, 4, 5) else None
-        if role == _TIP:
-            return "Double-click (or Enter) to play this puzzle on the board"
-        k, res = int(self.order[index.row()]), self.result
-        if col == 0:
-            return k + 1
-        if col == 1:
-            return " ".join(map(str, res.row_sums()[k]))
-        if col == 2:
-            return " ".join(map(str, res.col_sums()[k]))
-        if col == 3:
-            return int(res.w()[k])
-        if col == 4:
-            return int(res.swaps()[k])
-        return f"{res.chi2[k]:.3f}"
 
 
 class AtlasView(QWidget):
@@ -195,6 +119,7 @@ class AtlasView(QWidget):
         list_box = QGroupBox("Puzzles (double-click to play)")
         ll = QVBoxLayout(list_box)
         self.model = AtlasModel(self)
+        self.model.sorter = self._sort_off_thread
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setSortingEnabled(True)
@@ -432,18 +357,18 @@ class AtlasView(QWidget):
 
     def _draw_histograms(self, result: A.AtlasResult) -> None:
         seed = (result.m, result.n) == (4, 4)
-        for plot, values, seed_bins in ((self.swaps_plot, result.swaps(), SEED_SWAPS_XY),
-                                        (self.w_plot, result.w(), SEED_W_XY)):
+        # from the result's histograms (carried by the merges): no pass over a growing total's records
+        for plot, counts, seed_bins in ((self.swaps_plot, np.array(result.swaps_hist(), np.int64), SEED_SWAPS_XY),
+                                        (self.w_plot, np.array(result.w_hist(), np.int64), SEED_W_XY)):
             plot.clear()
             if plot.plotItem.legend is not None:
                 plot.plotItem.legend.clear()
             width = 0.4 if plot is self.swaps_plot else 0.8
             shift = width / 2 if seed else 0.0
-            if len(values):
+            if counts.sum():
                 if seed and plot is self.w_plot:
                     # seed 001 lumps W = 0..4 in one bin: draw the computed ones the same way (at 2)
-                    values = np.where(values <= 4, 2, values)
-                counts = np.bincount(values)
+                    counts = np.concatenate([[0, 0, counts[:5].sum(), 0, 0], counts[5:]])
                 x = np.nonzero(counts)[0]
                 bars = pg.BarGraphItem(x=x - shift, height=counts[x], width=width,
                                        brush=style.SERIES[0], pen=pg.mkPen("w"), name="computed")
@@ -520,6 +445,9 @@ class AtlasView(QWidget):
         else:
             item.setBackground(style.OK_GREEN if ok else style.POSITIVE)
 
+    def _sort_off_thread(self, fn, on_done, on_error) -> None:
+        self.calls.submit("sort", fn, on_done=on_done, on_error=on_error)
+
     # ---------------------------------------------------------------- play, files
     def puzzle_at(self, row: int):
         """The SurvoPuzzle of atlas record ``row`` (row and column sums as in the atlas)."""
@@ -551,10 +479,9 @@ class AtlasView(QWidget):
                                                   self.file_filters)
             if not path:
                 return
-        try:
-            A.write_atlas(path, self.result)
-        except OSError as exc:
-            QMessageBox.critical(self, "Save atlas", f"Cannot write {path}: {exc}")
+        res = self.result   # written off the UI thread: one formatted line per puzzle (843k for 2×10)
+        self.calls.submit("save", lambda: A.write_atlas(path, res), on_done=lambda _: None,
+                          on_error=lambda exc: QMessageBox.critical(self, "Save atlas", f"Cannot write {path}: {exc}"))
 
     def export_csv(self, prefix: str | None = None) -> list:
         """Write this size's tables as PREFIX_swaps.csv, PREFIX_w.csv and PREFIX_summary.csv."""
