@@ -13,7 +13,7 @@ from hypothesis import given, settings as hsettings, strategies as st
 
 from jobs_for_tests import GridGuessesJob, SleepJob
 from sudokustudio.core import plain
-from sudokustudio.core.batch import OrderedMerger, job_from_spec
+from sudokustudio.core.batch import BatchJob, OrderedMerger, job_from_spec
 from sudokustudio.core.stats import Moments
 from sudokustudio.jobs.executors import ThreadExecutor
 from sudokustudio.jobs.run import Run, Status, StopRules, run_batches
@@ -343,3 +343,38 @@ def test_two_threads_write_one_store_without_losing_a_batch(tmp_path):
         t.join()
     for out in outs:
         assert store.done_indices(out.run.run_id) == set(range(15))
+
+
+class _GapJob(SleepJob):
+    """Batch ``slow`` takes long (polling the cancel flag), the others 10 ms; live totals hold
+    only the batches without a gap (``live_total_in_order``)."""
+
+    kind = "test-sleep-in-order"
+    live_total_in_order = True
+
+    def __init__(self, slow: int = 0, slow_seconds: float = 0.6):
+        BatchJob.__init__(self, slow=slow, slow_seconds=slow_seconds)
+        self.slow, self.slow_seconds, self.poll = slow, slow_seconds, 0.01
+
+    def run_batch(self, batch_index, seed):
+        self.seconds = self.slow_seconds if batch_index == self.slow else 0.01
+        return SleepJob.run_batch(self, batch_index, seed)
+
+
+def test_a_live_total_in_order_waits_for_the_gap_and_the_final_total_holds_every_batch():
+    seen = []
+    run = Run(_GapJob(slow=0), 1, StopRules(batches=8),
+              listener=lambda event, r: seen.append((r.batches_done, r.total["n"])) if event == "batch" else None)
+    run.run(ThreadExecutor(2))
+    assert run.status is Status.DONE and run.total == {"n": 8, "index_sum": 28}
+    assert seen[0][0] >= 1 and all(n == 0 for done, n in seen[:-1])   # batch 0 came last: no gap-free total
+    assert seen[-1] == (8, 8)
+    # stopped with a gap (the slow batch is cancelled): the final total still holds every batch done
+    run = Run(_GapJob(slow=1, slow_seconds=5.0), 1, StopRules(batches=40))
+    run.start(ThreadExecutor(2))
+    while run.batches_done < 6:
+        time.sleep(0.005)
+    assert run.total["n"] == 1     # batch 0 only: the rest wait for batch 1
+    run.stop()
+    assert run.wait(3.0) and run.status is Status.PAUSED
+    assert run.total["n"] == run.batches_done >= 6 and 1 not in run._done

@@ -76,12 +76,17 @@ class BatchJob(ABC):
     "count" stop rule use it), ``n_batches()`` gives the length of jobs
     that have one, ``rel_err(total)`` the headline relative error
     (estimators: the target-RE stop rule and the ETA), ``summary(total)``
-    a small dict recorded in the run's history for plots, and
-    ``kernel_groups`` the kernel groups (sudokustudio.kernels) it needs.
+    a small dict recorded in the run's history for plots,
+    ``kernel_groups`` the kernel groups (sudokustudio.kernels) it needs, and
+    ``live_total_in_order``: True when a running total should hold only the
+    batches merged without a gap (one that finished early joins it when the
+    gap closes; the run's final total holds every batch), for a merge that is
+    cheap only when appending to the newest total (the atlas's records).
     """
 
     kind: ClassVar[str] = ""
     unit: ClassVar[str] = "batches"
+    live_total_in_order: ClassVar[bool] = False
     kernel_groups: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kw):
@@ -206,8 +211,9 @@ class OrderedMerger:
             self.next += 1
             self._advance_skips()
 
-    def total(self) -> Any:
+    def total(self, pending: bool = True) -> Any:
+        """Every batch added, in index order (``pending=False``: those without a gap only)."""
         out = self.prefix
-        for i in sorted(self.pending):
+        for i in sorted(self.pending) if pending else ():
             out = self._merge(out, self.pending[i])
         return out

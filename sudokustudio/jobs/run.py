@@ -447,6 +447,8 @@ class Run:
             with self._lock:
                 if self._session_t0 is not None and self._session_end is None:
                     self._session_end = time.perf_counter()
+                if self.job.live_total_in_order:   # the final total holds every batch done
+                    self._total = self._merger.total()
             self._set_status(final, error=self._errors[-1] if final is Status.FAILED else "")
             self._finished.set()
             _LIVE.discard(self)
@@ -498,7 +500,7 @@ class Run:
             self._merger.add(idx, result)
             self._done.add(idx)
             self._cpu += secs
-            self._total = self._merger.total()
+            self._total = self._merger.total(pending=not self.job.live_total_in_order)
             self._record(self._total, len(self._done))
             self.last_batch = (idx, result)
         if self.store is not None:

@@ -23,6 +23,9 @@ class SurvoAtlasJob(BatchJob):
 
     kind = "survo_atlas"
     kernel_groups = ("survo-atlas",)
+    # merging is cheap only onto the newest total (its records grow in place): a live total
+    # waits for gaps to close rather than fold early batches in and copy on the next merge
+    live_total_in_order = True
 
     def __init__(self, m: int, n: int, method: str | None = None):
         """``method``: "rows" (row-sum batches, every size) or "two-rows" (2×n, n >= 3);
