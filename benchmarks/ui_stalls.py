@@ -71,8 +71,11 @@ class StallMeter:
         import numpy as np
 
         gaps = np.diff(np.array(self.ticks)) * 1000 - 10 if len(self.ticks) > 1 else np.zeros(1)
-        return {"max_stall_ms": round(float(gaps.max()), 1), "p99_stall_ms": round(float(np.percentile(gaps, 99)), 1),
-                "ticks": len(self.ticks)}
+        over = np.nonzero(gaps > 100)[0]
+        return {"stalls_over_100ms_at": [[round(self.ticks[i] - self.ticks[0], 2), round(float(gaps[i]))]
+                                         for i in over[:20]],
+                "max_stall_ms": round(float(gaps.max()), 1), "p99_stall_ms": round(float(np.percentile(gaps, 99)), 1),
+                "stalls_over_100ms": int((gaps > 100).sum()), "ticks": len(self.ticks)}
 
 
 def _window():
@@ -190,6 +193,8 @@ def start_kind(win, kind: str, meter: StallMeter):
 
 #: seconds spent in the atlas run's merge and summary (the run's thread) and the view's refresh (UI thread)
 ATLAS_TIMES: dict[str, float] = {}
+SLOW_CALLS: list = []     # [name, seconds since the run started, ms] of calls over 100 ms
+ATLAS_T0 = [0.0]
 
 
 def _timed(name: str, fn):
@@ -199,18 +204,32 @@ def _timed(name: str, fn):
             return fn(*a, **k)
         finally:
             ATLAS_TIMES[name] = ATLAS_TIMES.get(name, 0.0) + time.perf_counter() - t0
-            ATLAS_TIMES[name + "_max"] = max(ATLAS_TIMES.get(name + "_max", 0.0), time.perf_counter() - t0)
+            took = time.perf_counter() - t0
+            ATLAS_TIMES[name + "_max"] = max(ATLAS_TIMES.get(name + "_max", 0.0), took)
+            if took > 0.1:   # when (seconds since the run started): to match the UI's stalls
+                SLOW_CALLS.append([name, round(t0 - ATLAS_T0[0], 2), round(took * 1000)])
     return wrapper
 
 
 def _time_atlas(view) -> None:
     """Time the atlas job's merge and summary and the view's refresh (wrapped on these objects only)."""
     ATLAS_TIMES.clear()
+    SLOW_CALLS.clear()
+    ATLAS_T0[0] = time.perf_counter()
     job = view.runner.run.job
     merger = view.runner.run._merger
     merger._merge = _timed("merge", merger._merge)
     job.summary = _timed("summary", job.summary)
     view._refresh = _timed("refresh", view._refresh)
+    from sudokustudio.survo.atlas import result
+
+    if not hasattr(result._GrowingStore, "counted"):   # count the stores merges make (each one a copy)
+        init = result._GrowingStore.__init__
+
+        def counting(store, *a, **k):
+            ATLAS_TIMES["new_stores"] = ATLAS_TIMES.get("new_stores", 0) + 1
+            init(store, *a, **k)
+        result._GrowingStore.__init__, result._GrowingStore.counted = counting, True
     view.timer.timeout.disconnect()
     view.timer.timeout.connect(view._refresh)
 
@@ -242,6 +261,7 @@ def measure(win, meter: StallMeter, kind: str, seconds: float, to_end: bool = Fa
     if kind == "survo-atlas":
         out["atlas_size"] = "x".join(map(str, ATLAS_SIZE[0]))
         out["atlas_seconds"] = {k: round(v, 3) for k, v in ATLAS_TIMES.items()}
+        out["atlas_slow_calls"] = SLOW_CALLS[:20]
         out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     meter.pump(0.3)
     return out

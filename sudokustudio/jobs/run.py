@@ -497,11 +497,17 @@ class Run:
         with self._lock:
             if idx in self._done:   # a batch delivered twice (a cluster re-ran it): never counted twice
                 return
-            self._merger.add(idx, result)
+            batches = len(self._done) + 1
+        # merged and summarised outside the lock (a big merge or summary must not block a view's
+        # snapshot): only this thread touches the merger; views read the total it then publishes
+        self._merger.add(idx, result)
+        total = self._merger.total(pending=not self.job.live_total_in_order)
+        point = self._history_point(total, batches, self._cpu + secs)
+        with self._lock:
             self._done.add(idx)
             self._cpu += secs
-            self._total = self._merger.total(pending=not self.job.live_total_in_order)
-            self._record(self._total, len(self._done))
+            self._total = total
+            self._add_history(point)
             self.last_batch = (idx, result)
         if self.store is not None:
             self._unsaved[idx] = (self.job.encode(result), secs)
@@ -509,11 +515,19 @@ class Run:
         self._emit("batch")
 
     def _record(self, total, batches: int) -> None:
+        self._add_history(self._history_point(total, batches, self._cpu))
+
+    def _history_point(self, total, batches: int, cpu: float) -> dict | None:
+        """The history's point for ``total`` (the job's summary) after ``cpu`` batch seconds, or None."""
         summary = self.job.summary(total)
         if summary is None:
+            return None
+        return {"cpu_seconds": cpu, "batches": batches, "units": self._units(total), **summary}
+
+    def _add_history(self, point: dict | None) -> None:
+        if point is None:
             return
-        self._history.append({"cpu_seconds": self._cpu, "batches": batches,
-                              "units": self._units(total), **summary})
+        self._history.append(point)
         if len(self._history) > MAX_HISTORY:
             last = self._history[-1]
             self._history = self._history[::2]
