@@ -234,6 +234,26 @@ def _time_atlas(view) -> None:
     view.timer.timeout.connect(view._refresh)
 
 
+def after_atlas_run(win, meter: StallMeter) -> dict:
+    """What a user does with a finished atlas: sort the list by column sums (descending), then by
+    min swaps, export the tables as CSV; the UI thread's stalls meanwhile and the seconds each took."""
+    from PySide6.QtCore import Qt
+
+    view = _tab(win, "SurvoTab").atlas_view
+    out = {}
+    meter.reset()
+    for name, act, busy in (("sort_column_sums", lambda: view.table.sortByColumn(2, Qt.DescendingOrder), "sort"),
+                            ("sort_swaps", lambda: view.table.sortByColumn(4, Qt.AscendingOrder), "sort"),
+                            ("export_csv", lambda: view.export_csv(os.path.join(tempfile.mkdtemp(), "t")), None)):
+        t0 = time.perf_counter()
+        act()
+        end = meter.pump(30, until=lambda b=busy: b is None or not view.calls.busy(b))
+        out[name + "_seconds"] = round(end - t0, 3)
+    meter.pump(0.3)
+    out["stalls"] = meter.stats()
+    return out
+
+
 def measure(win, meter: StallMeter, kind: str, seconds: float, to_end: bool = False) -> dict:
     prepare(kind)
     meter.pump(0.5)
@@ -246,6 +266,9 @@ def measure(win, meter: StallMeter, kind: str, seconds: float, to_end: bool = Fa
     if ended is not None and ended():
         meter.pump(1.0)   # the end of the run in the view (final refresh, table fit)
     running = meter.stats()
+    after = None
+    if kind == "survo-atlas" and ended is not None and ended():
+        after = after_atlas_run(win, meter)
     ended_by_itself = ended is not None and ended()
     meter.reset()
     t0 = time.perf_counter()
@@ -262,6 +285,8 @@ def measure(win, meter: StallMeter, kind: str, seconds: float, to_end: bool = Fa
         out["atlas_size"] = "x".join(map(str, ATLAS_SIZE[0]))
         out["atlas_seconds"] = {k: round(v, 3) for k, v in ATLAS_TIMES.items()}
         out["atlas_slow_calls"] = SLOW_CALLS[:20]
+        if after is not None:
+            out["after_the_run"] = after
         out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
     meter.pump(0.3)
     return out
@@ -295,7 +320,8 @@ def main() -> None:
                   f"{r['running']['p99_stall_ms']:.1f}) while running; Stop -> ended {stop}, longest stall "
                   f"{r['stopping']['max_stall_ms']:.1f} ms meanwhile; {r['batches']} batches"
                   + (f"; run {r['run_seconds']:.1f} s wall" if "run_seconds" in r else "")
-                  + (f"; atlas seconds {r['atlas_seconds']}" if r.get("atlas_seconds") else ""), flush=True)
+                  + (f"; atlas seconds {r['atlas_seconds']}" if r.get("atlas_seconds") else "")
+                  + (f"; after the run {r['after_the_run']}" if r.get("after_the_run") else ""), flush=True)
     # every kind at once, then close the window
     close_kinds = [k for k in args.close_kinds.split(",") if k]
     live = []
