@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 from PySide6.QtCore import Qt
 
-from sudokustudio.survo.atlas import SEED_SWAPS_4x4, SurvoAtlasJob, write_atlas
+from sudokustudio.survo.atlas import SEED_SWAPS_4x4, SurvoAtlasJob, read_atlas, write_atlas
 from sudokustudio.ui.survo_atlas_view import SIZES, AtlasView
 
 
@@ -118,6 +118,10 @@ def test_2x6_run_fills_partitions_size_tables_and_exports_csv(qtbot, settings, t
     assert "measured" in view.prediction.text()   # how good the prediction was
     paths = view.export_csv(str(tmp_path / "t"))
     assert len(paths) == 3 and all(x.exists() for x in paths)
+    view.export_file(str(tmp_path / "a.txt"))     # written off the UI thread
+    assert view.calls.wait_idle(30_000)
+    saved = read_atlas(str(tmp_path / "a.txt"))
+    assert np.array_equal(saved.records, view.result.records)
     view.shutdown()
 
 
