@@ -288,6 +288,7 @@ def measure(win, meter: StallMeter, kind: str, seconds: float, to_end: bool = Fa
         if after is not None:
             out["after_the_run"] = after
         out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+        out["batch_cpu_seconds"] = round(sum(r.snapshot(history=False).cpu_seconds for r in runs), 1)
     meter.pump(0.3)
     return out
 
