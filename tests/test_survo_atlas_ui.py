@@ -166,6 +166,7 @@ def test_big_atlas_sorts_off_the_ui_thread_and_shows_the_newest_rows(qtbot, monk
         return AtlasResult(2, 3, rng.integers(0, 9, size=(k, record_width(2, 3)), dtype=np.int64), rng.random(k))
 
     model = AtlasModel()
+    model.RESORT_EVERY = 0.0
     pending = []
     model.sorter = lambda fn, done, error: pending.append((fn, done))
     first = part(40)
@@ -184,3 +185,17 @@ def test_big_atlas_sorts_off_the_ui_thread_and_shows_the_newest_rows(qtbot, monk
     shown = [model.data(model.index(r, 2)) for r in range(65)]
     want = sorted((tuple(c) for c in grown.col_sums().tolist()), reverse=True)
     assert [tuple(map(int, s.split())) for s in shown] == want
+
+    # a live total sorted by the same column waits RESORT_EVERY seconds; another column does not
+    model.RESORT_EVERY = 60.0
+    model.sort(2, Qt.AscendingOrder)
+    fn, done = pending.pop()
+    done(fn())
+    newer = merge_results(grown, part(5))
+    model.set_result(newer)
+    assert not pending and model._resort_timer.isActive() and model.rowCount() == 70
+    model.sort(4, Qt.AscendingOrder)
+    assert len(pending) == 1 and not model._resort_timer.isActive()
+    fn, done = pending.pop()
+    done(fn())
+    assert not pending and np.array_equal(model.order, puzzle_order(newer, 4))

@@ -2,8 +2,10 @@
 sorted by numpy (at once, or off the UI thread for a big atlas)."""
 from __future__ import annotations
 
+import time
+
 import numpy as np
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, Qt, QTimer
 
 from sudokustudio.models.survo_atlas import puzzle_order, sorts_slowly
 from sudokustudio.survo import atlas as A
@@ -26,6 +28,9 @@ class AtlasModel(HeadedTableModel):
 
     HEADERS = ["#", "row sums", "column sums", "W", "min swaps", "chi-square"]
 
+    #: a growing total (a live run) is sorted again off the UI thread at most this often (seconds)
+    RESORT_EVERY = 2.0
+
     def __init__(self, parent=None):
         super().__init__(parent)
         self.result: A.AtlasResult | None = None
@@ -35,9 +40,14 @@ class AtlasModel(HeadedTableModel):
         # sorter(fn, on_done, on_error): runs fn() off the UI thread (the view's BackgroundCalls); None: here
         self.sorter = None
         self._sorting = False        # a sort is off the UI thread
-        self._sort_wanted = False    # and another is wanted when it lands (newer rows or column)
+        self._sort_wanted = False    # and another is wanted (newer rows or another column)
+        self._last_key = None        # (column, descending) of the last sort that landed
+        self._next_at = 0.0          # monotonic time before which the same key waits
+        self._resort_timer = QTimer(self, singleShot=True, timeout=self._maybe_resort)
 
     def set_result(self, result: A.AtlasResult | None) -> None:
+        if result is self.result and result is not None:
+            return   # the same (immutable) total: its order stands
         self.beginResetModel()
         self.result = result
         self.order = self._order_now()
@@ -49,24 +59,35 @@ class AtlasModel(HeadedTableModel):
         self.order = self._order_now()
         self.layoutChanged.emit()
 
+    def _key(self) -> tuple[int, bool]:
+        return self.sort_column, self.sort_order == Qt.DescendingOrder
+
     def _order_now(self) -> np.ndarray:
         """The order to show at once: sorted here when quick; else the rows as they were shown
         (new ones after them) until the sort off the UI thread lands (``_sorted``)."""
         res = self.result
         if res is None or res.count == 0:
             return np.zeros(0, dtype=np.int64)
-        descending = self.sort_order == Qt.DescendingOrder
         if self.sorter is None or not sorts_slowly(res.count, self.sort_column):
-            return puzzle_order(res, self.sort_column, descending)
-        if self._sorting:
-            self._sort_wanted = True
-        else:
-            self._sort_off_thread()
+            self._sort_wanted = False
+            self._resort_timer.stop()
+            return puzzle_order(res, *self._key())
+        self._sort_wanted = True
+        self._maybe_resort()
         old = self.order if len(self.order) <= res.count else np.zeros(0, dtype=np.int64)
         return np.concatenate([old, np.arange(len(old), res.count, dtype=np.int64)])
 
-    def _sort_off_thread(self) -> None:
-        res, col, descending = self.result, self.sort_column, self.sort_order == Qt.DescendingOrder
+    def _maybe_resort(self) -> None:
+        """Sort off the UI thread if wanted and none is out; a newer total by the same key waits
+        until ``RESORT_EVERY`` seconds after the last (a live run's total grows every batch)."""
+        if not self._sort_wanted or self._sorting or self.result is None:
+            return
+        wait = self._next_at - time.monotonic()
+        if self._key() == self._last_key and wait > 0:
+            self._resort_timer.start(int(1000 * wait) + 1)
+            return
+        self._resort_timer.stop()
+        res, (col, descending) = self.result, self._key()
         self._sorting, self._sort_wanted = True, False
         self.sorter(lambda: puzzle_order(res, col, descending),
                     lambda order: self._sorted(res, col, descending, order), self._sort_failed)
@@ -76,14 +97,14 @@ class AtlasModel(HeadedTableModel):
 
     def _sorted(self, res, col: int, descending: bool, order: np.ndarray) -> None:
         self._sorting = False
-        if res is self.result and (col, descending) == (self.sort_column, self.sort_order == Qt.DescendingOrder):
+        self._last_key, self._next_at = (col, descending), time.monotonic() + self.RESORT_EVERY
+        if res is self.result and (col, descending) == self._key():
             self.layoutAboutToBeChanged.emit()
             self.order = order
             self.layoutChanged.emit()
         elif self.result is not None and sorts_slowly(self.result.count, self.sort_column):
             self._sort_wanted = True
-        if self._sort_wanted:
-            self._sort_off_thread()
+        self._maybe_resort()
 
     def record_index(self, row: int) -> int:
         """The record (atlas line) shown in view row ``row``."""
