@@ -1,7 +1,7 @@
 """How the window holds up while each kind of job runs: UI-thread stalls, Stop, and closing.
 
     python3 benchmarks/ui_stalls.py [--seconds 5] [--kinds estimator-grids,generators,...] [--json]
-                                    [--atlas-size 2x10] [--to-end]
+                                    [--atlas-size 2x10] [--atlas-sort 2] [--to-end]
 
 Opens the real main window (offscreen), and for each job kind starts it the way
 a user does (through the tab), then for ``--seconds`` measures the UI thread
@@ -40,8 +40,9 @@ KINDS = ["estimator-grids", "estimator-minimals", "generators", "rating", "survo
 GRID_17 = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
 #: started together before the window is closed (one UA kind: the tab holds one run at a time)
 CLOSE_KINDS = ["estimator-grids", "generators", "rating", "survo-atlas", "ua-search-17", "survo-generate"]
-#: the survo-atlas kind's size (--atlas-size)
+#: the survo-atlas kind's size (--atlas-size) and the list column sorted while it runs (--atlas-sort)
 ATLAS_SIZE = [(4, 4)]
+ATLAS_SORT = [0]
 
 
 class StallMeter:
@@ -167,6 +168,10 @@ def start_kind(win, kind: str, meter: StallMeter):
         view.atlas.needs_confirmation = lambda: False   # no question box: the benchmark starts it
         view.start()
         _time_atlas(view)
+        if ATLAS_SORT[0]:   # a user who sorts the list while the run fills it (descending)
+            from PySide6.QtCore import Qt
+
+            view.table.sortByColumn(ATLAS_SORT[0], Qt.DescendingOrder)
         return [view.runner.run], view.cancel
     if kind.startswith("ua"):
         import numpy as np
@@ -299,12 +304,14 @@ def main() -> None:
     ap.add_argument("--kinds", default=",".join(KINDS))
     ap.add_argument("--json", action="store_true")
     ap.add_argument("--atlas-size", default="4x4", help="the survo-atlas kind's size, e.g. 2x10")
+    ap.add_argument("--atlas-sort", type=int, default=0, help="the atlas list column sorted while it runs")
     ap.add_argument("--to-end", action="store_true",
                     help="let each run end by itself (within --seconds) and report its wall time")
     ap.add_argument("--close-kinds", default=",".join(CLOSE_KINDS),
                     help="kinds started together before the window is closed ('' : do not close)")
     args = ap.parse_args()
     ATLAS_SIZE[0] = tuple(int(x) for x in args.atlas_size.lower().split("x"))
+    ATLAS_SORT[0] = args.atlas_sort
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication(sys.argv)
