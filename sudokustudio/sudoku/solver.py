@@ -84,6 +84,7 @@ class NoSolutionError(ValueError):
     """Raised by :func:`solve` for a puzzle without a solution."""
 
 
+_NONE = np.int64(-1)   # no cell to differ at (a numpy scalar: one compiled signature)
 HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 
 
@@ -488,13 +489,15 @@ def _search_triads(limit, solution, st):
 # every array it touches belongs to its caller): array arguments of a call or of an
 # inlined helper otherwise cost an atomic increment and decrement per node.
 @njit(cache=True, nogil=True, _nrt=False)
-def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
+def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, differ_at):
     """Depth-first search.  Returns (solutions found up to ``limit``, guesses).
 
     With ``use_avoid`` only the solutions other than the grid ``avoid`` count and
     each branch tries a digit other than ``avoid``'s first, so that such a
     solution turns up early (the uniqueness question of a subset of a grid:
-    "has it another solution?").
+    "has it another solution?").  ``differ_at`` >= 0 (with ``use_avoid``): only
+    solutions whose cell ``differ_at`` differs from ``avoid`` (the candidate goes
+    at the root, so propagation starts from it).
 
     ``st`` is int64[MAX_DEPTH + 2, STATE] work space: row k is the state
     after k pending branches (each row keeps its own pending alternative, so a
@@ -508,6 +511,9 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
         return 0, 0
     if use_avoid:
         _avoid_words(avoid, st)
+        if differ_at >= 0 and avoid[differ_at]:
+            b = differ_at // 27
+            st[0, (3 * (np.int64(avoid[differ_at]) - 1) + b) & 31] &= ~(np.int64(1) << (differ_at - 27 * b))
     count = 0
     guesses = 0
     sp = 0
@@ -560,7 +566,7 @@ def count_solutions_kernel(puzzle, limit):
     """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""
     solution = np.zeros(81, dtype=np.uint8)
     n, _ = _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack(), puzzle, np.bool_(False))
+                   _new_stack(), puzzle, np.bool_(False), _NONE)
     return n
 
 
@@ -568,7 +574,7 @@ def count_solutions_kernel(puzzle, limit):
 def solve_kernel(puzzle, limit, solution):
     """Count solutions up to ``limit``; first one into ``solution``.  Returns (count, guesses)."""
     return _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack(), puzzle, np.bool_(False))
+                   _new_stack(), puzzle, np.bool_(False), _NONE)
 
 
 @njit(cache=True, nogil=True)
@@ -578,7 +584,7 @@ def count_solutions_batch_kernel(puzzles, limit, counts):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         counts[i], _ = _search(puzzles[i], np.int64(limit), solution, np.bool_(False), rng, stack, puzzles[i],
-                               np.bool_(False))
+                               np.bool_(False), _NONE)
 
 
 @njit(cache=True, nogil=True)
@@ -587,7 +593,7 @@ def solve_batch_kernel(puzzles, limit, solutions, counts, guesses):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         c, g = _search(puzzles[i], np.int64(limit), solutions[i], np.bool_(False), rng, stack, puzzles[i],
-                       np.bool_(False))
+                       np.bool_(False), _NONE)
         counts[i] = c
         guesses[i] = g
 
@@ -600,7 +606,7 @@ def is_unique_kernel(puzzle):
 @njit(cache=True, nogil=True)
 def random_solution_kernel(puzzle, rng, solution):
     """A solution of ``puzzle`` reached with random branch choices (0 if none)."""
-    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False))
+    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False), _NONE)
     return n
 
 
@@ -611,8 +617,18 @@ def other_solution_kernel(puzzle, avoid, other):
     the uniqueness check (0: unique), and ``other`` then gives an unavoidable set (the
     cells where it differs from the grid); the search tries digits other than the
     grid's first, so a second solution turns up early."""
+    return other_solution_differing_kernel(puzzle, avoid, _NONE, other)
+
+
+@njit(cache=True, nogil=True)
+def other_solution_differing_kernel(puzzle, avoid, cell, other):
+    """:func:`other_solution_kernel` restricted, for ``cell`` >= 0, to the solutions whose
+    ``cell`` differs from ``avoid``.  Deleting the clue of ``cell`` from a unique clue
+    set T of the grid (the minimality and top-down questions) leaves T - {cell} with
+    another solution exactly when one differs there (one agreeing there solves T), and
+    that candidate gone at the root most such questions end in the root propagation."""
     n, _ = _search(puzzle, np.int64(1), other, np.bool_(False), np.zeros(4, dtype=np.uint64), _new_stack(),
-                   avoid, np.bool_(True))
+                   avoid, np.bool_(True), np.int64(cell))
     return n
 
 

@@ -10,8 +10,10 @@
   known: Pr(n+1)/Pr(n) = (n+1)/(81-n), corrected by cf(n) (``correction``).
 
 Every uniqueness check of a clue set of the grid asks the solver core for a
-solution other than the grid (``solver.other_solution_kernel``); bottom-up,
-which has no grid yet, counts solutions.
+solution other than the grid (``solver.other_solution_kernel``; after deleting
+one clue of a unique puzzle, a solution differing at that cell:
+``other_solution_differing_kernel``); bottom-up counts solutions until its
+puzzle is unique, then has its grid.
 
 Speed in the controlled-bias path: the path is a random order of the 81
 cells; the puzzle after k deletions is the grid minus the first k cells.
@@ -38,7 +40,7 @@ from sudokustudio.sudoku.cheap_uas import grid_uas_kernel, two_digit_uas_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import pairswap_grid_kernel, random_grid_kernel
 from sudokustudio.sudoku.minimal import all_clues_needed, fixed_oracle
-from sudokustudio.sudoku.solver import count_solutions_kernel, other_solution_kernel
+from sudokustudio.sudoku.solver import other_solution_differing_kernel, other_solution_kernel, solve_kernel
 from sudokustudio.sudoku.tables import PEERS
 
 SOURCE_CODES = {"solver": 0, "pairswap": 1, "pool": 2}
@@ -123,8 +125,8 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
             elif _ua_fully_deleted(lo, hi, n_ua, t_lo, t_hi):
                 keep_deleted = False
             else:
-                calls += 1
-                keep_deleted = other_solution_kernel(puzzle, grid, other) == 0
+                calls += 1   # the puzzle was unique: another solution differs at c
+                keep_deleted = other_solution_differing_kernel(puzzle, grid, c, other) == 0
             if keep_deleted:
                 del_lo, del_hi = t_lo, t_hi
             else:
@@ -159,6 +161,8 @@ def _add_random_clue(rng, puzzle):
 def bottom_up_kernel(rng, out, start_clues):
     """Fill ``out`` with bottom-up (Metcalf) minimal puzzles.  Returns solver calls."""
     puzzle = np.zeros(81, dtype=np.uint8)
+    solution = np.zeros(81, dtype=np.uint8)
+    other = np.zeros(81, dtype=np.uint8)
     order = np.arange(81, dtype=np.int64)
     calls = 0
     for i in range(out.shape[0]):
@@ -168,19 +172,21 @@ def bottom_up_kernel(rng, out, start_clues):
             for _ in range(start_clues):
                 _add_random_clue(rng, puzzle)
             calls += 1
-            n = count_solutions_kernel(puzzle, _TWO)
+            n, _ = solve_kernel(puzzle, _TWO, solution)
             if n == 0:
                 continue          # 3) no solution: start again
             # 5)-8) add clues until unique, dropping one that kills every solution
             while n > 1:
                 c = _add_random_clue(rng, puzzle)
                 calls += 1
-                n = count_solutions_kernel(puzzle, _TWO)
+                n, _ = solve_kernel(puzzle, _TWO, solution)
                 if n == 0:
                     puzzle[c] = 0
                     n = 2
             break
-        # 9) visit the clues in random order; remove the redundant ones
+        # 9) visit the clues in random order; remove the redundant ones.  The puzzle is
+        # unique (its solution is ``solution``), so without c it has another solution
+        # exactly when one differs from it at c
         shuffle_inplace(rng, order)
         for k in range(81):
             c = order[k]
@@ -191,7 +197,7 @@ def bottom_up_kernel(rng, out, start_clues):
             if _forced_by_peers(puzzle, c, d):
                 continue
             calls += 1
-            if count_solutions_kernel(puzzle, _TWO) != 1:
+            if other_solution_differing_kernel(puzzle, solution, c, other) != 0:
                 puzzle[c] = d
         out[i] = puzzle
     return calls
