@@ -191,10 +191,14 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
 @njit(cache=True, nogil=True)
 def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
     """Is each puzzle (uint8[M, 81]) unique and minimal?  ``first_bad[0]`` gets
-    the index of the first that is not (-1 if none); returns how many are."""
+    the index of the first that is not (-1 if none); returns how many are.
+
+    The grid's two-digit UAs (~10 us) certify ~40% of the clues of a minimal
+    puzzle as needed (a clue alone in one), each a solver call saved."""
     grid = np.zeros(81, dtype=np.uint8)
     work = np.zeros(81, dtype=np.uint8)
-    none = np.empty(0, dtype=np.uint64)
+    ua_lo = np.zeros(MAX_SEED_UA, dtype=np.uint64)
+    ua_hi = np.zeros(MAX_SEED_UA, dtype=np.uint64)
     first_bad[0] = -1
     good = 0
     for i in range(puzzles.shape[0]):
@@ -202,7 +206,8 @@ def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
         n, _ = solve_kernel(work, _TWO, grid)
         ok = n == 1
         if ok:
-            o = fixed_oracle(grid, peers, units, none, none, _ZERO_N)
+            n_ua = two_digit_uas_kernel(grid, ua_lo, ua_hi, MAX_SEED_UA)
+            o = fixed_oracle(grid, peers, units, ua_lo, ua_hi, n_ua)
             lo = ZERO
             hi = ZERO
             for c in range(81):

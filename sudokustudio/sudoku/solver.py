@@ -410,12 +410,19 @@ def _write_solution(st, r, solution):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pick_digit(st, r, b, bit, randomize, rng, use_avoid):
+def _pick_digit(st, r, b, bit, randomize, rng, use_avoid, near):
     """The digit to try first in a cell: the lowest, or a uniformly random one; with
-    ``use_avoid`` the lowest but the avoided grid's (row AVOID of ``st``)."""
+    ``use_avoid`` the lowest but the avoided grid's (row AVOID of ``st``), with ``near``
+    too the avoided grid's if it is possible."""
     if not randomize:
         d = 0
-        if use_avoid:
+        if near:
+            while d < 9 and not st[AVOID, 3 * d + b] & bit:
+                d += 1
+            if d < 9 and st[r, 3 * d + b] & bit:
+                return d
+            d = 0
+        elif use_avoid:
             while not st[r, 3 * d + b] & bit & ~st[AVOID, 3 * d + b]:
                 d += 1
             return d
@@ -533,7 +540,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
                 return _search_triads(limit, solution, st)
             else:
                 b, bit = _choose_cell(st, sp)
-                d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid)
+                d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid, differ_at >= 0)
                 # the parent row keeps the alternative "d not in this cell" for later
                 st[sp, _ALT] = 3 * d + b
                 st[sp, _ALT + 1] = bit
