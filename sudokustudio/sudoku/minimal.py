@@ -140,11 +140,19 @@ def is_unique_without(o, work, lo, hi, x):
     differ from the grid at ``x`` (the others solve the unique set: there are none),
     which most such questions settle in the root propagation.
 
-    The solver calls are written here, not in a helper: every function that calls
-    the solver compiles it again (~1 CPU-s each).
     """
     if missed_ua(o, lo, hi) >= 0:
         return False
+    return solver_says_unique(o, work, x)
+
+
+@njit(cache=True, nogil=True)
+def solver_says_unique(o, work, x):
+    """:func:`is_unique_without` past the cached UAs: the solver's answer.
+
+    The solver calls are written here, not in a helper: every function that calls
+    the solver compiles it again (~1 CPU-s each).
+    """
     grid, peers, units, ua_n, other, calls = o[0], o[1], o[2], o[5], o[6], o[7]
     calls[0] += 1
     if grid.shape[0] == 81:
@@ -239,6 +247,8 @@ def is_minimal(puzzle) -> bool:
 # ------------------------------------------------ minimals inside a subset
 #: the unique sets a subsets DFS remembers (a table of twice as many slots at most)
 MAX_SEEN = 1 << 19
+#: minimal puzzles a subsets DFS keeps to recognise unique sets (a set holding one is unique)
+MAX_KNOWN_MINIMALS = 256
 
 
 @njit(cache=True, nogil=True)
@@ -253,6 +263,15 @@ def _seen_slot(seen_lo, seen_hi, lo, hi):
             return i
         i = (i + 1) & np.int64(mask)
     return i
+
+
+@njit(cache=True, nogil=True)
+def _holds_one(sets_lo, sets_hi, n, lo, hi):
+    """Does the cell set (lo, hi) contain one of the sets ``sets_lo/hi[:n]``?"""
+    for i in range(n):
+        if (sets_lo[i] & ~lo) == ZERO and (sets_hi[i] & ~hi) == ZERO:
+            return True
+    return False
 
 
 @njit(cache=True, nogil=True)
@@ -303,6 +322,8 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
     one (the DFS visits the sets in lexicographic order of their deletions),
     so the clue is redundant exactly when that set is among the visited ones
     (a hash table; ``all_clues_needed`` on those clues if it ever overflows).
+    A child that holds a minimal puzzle found before is unique without a
+    solver call either (a set is unique exactly when it holds a minimal one).
     ``counts_by_c[c]`` is increased by the number of c-clue minimals found;
     the first ``out.shape[0]`` are written to ``out``.  Returns the number
     written.
@@ -330,6 +351,9 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
     seen_lo = np.zeros(1024, dtype=np.uint64)   # the unique sets visited (none is empty)
     seen_hi = np.zeros(1024, dtype=np.uint64)
     n_seen = np.zeros(1, dtype=np.int64)
+    min_lo = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)   # the first minimals found
+    min_hi = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)
+    n_min = 0
     level = 0
     deleted_at[0] = -1
     size = s
@@ -345,7 +369,8 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
             later_lo, later_hi = add_cell(later_lo, later_hi, x)
             work[x] = 0
             a, b = remove_cell(lo, hi, x)
-            if is_unique_without(o, work, a, b, x):
+            if missed_ua(o, a, b) < 0 and (_holds_one(min_lo, min_hi, n_min, a, b)
+                                           or solver_says_unique(o, work, x)):
                 children[level, nc] = j
                 nc += 1
             work[x] = grid[x]
@@ -359,6 +384,10 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
         elif minimal:
             minimal = all_clues_needed(o, work, lo, hi, later_lo, later_hi)
         if minimal:
+            if n_min < min_lo.shape[0]:
+                min_lo[n_min] = lo
+                min_hi[n_min] = hi
+                n_min += 1
             counts_by_c[size] += 1
             if n_written < out.shape[0]:
                 for c in range(N):
