@@ -399,10 +399,10 @@ def _is_avoided(st, r):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _write_solution(st, r, solution):
+def _write_solution(st, r, solution, offset):
     for i in range(27):
         a = st[r, i]
-        base = 27 * (i % 3)
+        base = offset + 27 * (i % 3)
         d = i // 3 + 1
         while a:
             solution[base + trailing_zeros(a)] = d
@@ -457,7 +457,7 @@ def _search_triads(limit, solution, st):
             if (st[sp, _U] | st[sp, _U + 1] | st[sp, _U + 2]) == 0:
                 count += 1
                 if count == 1:
-                    _write_solution(st, sp, solution)
+                    _write_solution(st, sp, solution, 0)
                 if count >= limit:
                     return count, guesses
             else:
@@ -510,7 +510,8 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
     after k pending branches (each row keeps its own pending alternative, so a
     branch costs one row copy; rows are indexed, never sliced, so no array
     views and their reference counts are made).  The first solution found is
-    written to ``solution``.  With ``randomize`` the branch digit is drawn
+    written to ``solution``, the second to ``solution[81:162]`` if it is that long
+    (a 9x9 search only).  With ``randomize`` the branch digit is drawn
     from ``rng``.  ``guesses`` counts the branches entered (both "d here" and
     "d not here"); it is 0 when propagation alone solves the puzzle.
     """
@@ -532,7 +533,9 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
                 if not (use_avoid and _is_avoided(st, sp)):
                     count += 1
                     if count == 1:
-                        _write_solution(st, sp, solution)
+                        _write_solution(st, sp, solution, 0)
+                    elif count == 2 and solution.shape[0] >= 162:
+                        _write_solution(st, sp, solution, 81)
                     if count >= limit:
                         return count, guesses
             elif (guesses == 0 and not (randomize or use_avoid)
@@ -579,7 +582,8 @@ def count_solutions_kernel(puzzle, limit):
 
 @njit(cache=True, nogil=True)
 def solve_kernel(puzzle, limit, solution):
-    """Count solutions up to ``limit``; first one into ``solution``.  Returns (count, guesses)."""
+    """Count solutions up to ``limit``; first one into ``solution`` (uint8[81]; with
+    uint8[162] the second one too, into ``solution[81:]``).  Returns (count, guesses)."""
     return _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
                    _new_stack(), puzzle, np.bool_(False), _NONE)
 

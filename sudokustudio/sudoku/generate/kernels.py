@@ -161,7 +161,7 @@ def _add_random_clue(rng, puzzle):
 def bottom_up_kernel(rng, out, start_clues):
     """Fill ``out`` with bottom-up (Metcalf) minimal puzzles.  Returns solver calls."""
     puzzle = np.zeros(81, dtype=np.uint8)
-    solution = np.zeros(81, dtype=np.uint8)
+    solutions = np.zeros(162, dtype=np.uint8)   # the first two solutions of the last count
     other = np.zeros(81, dtype=np.uint8)
     order = np.arange(81, dtype=np.int64)
     calls = 0
@@ -172,21 +172,25 @@ def bottom_up_kernel(rng, out, start_clues):
             for _ in range(start_clues):
                 _add_random_clue(rng, puzzle)
             calls += 1
-            n, _ = solve_kernel(puzzle, _TWO, solution)
+            n, _ = solve_kernel(puzzle, _TWO, solutions)
             if n == 0:
                 continue          # 3) no solution: start again
-            # 5)-8) add clues until unique, dropping one that kills every solution
+            # 5)-8) add clues until unique, dropping one that kills every solution; a
+            # clue that both known solutions have leaves several (no count needed)
             while n > 1:
                 c = _add_random_clue(rng, puzzle)
+                if puzzle[c] == solutions[c] and puzzle[c] == solutions[81 + c]:
+                    continue
                 calls += 1
-                n, _ = solve_kernel(puzzle, _TWO, solution)
-                if n == 0:
+                n, _ = solve_kernel(puzzle, _TWO, solutions)
+                if n == 0:        # (the two solutions of the puzzle without c stay)
                     puzzle[c] = 0
                     n = 2
             break
         # 9) visit the clues in random order; remove the redundant ones.  The puzzle is
-        # unique (its solution is ``solution``), so without c it has another solution
-        # exactly when one differs from it at c
+        # unique (its solution is ``solutions[:81]``), so without c it has another
+        # solution exactly when one differs from it at c
+        solution = solutions[:81]
         shuffle_inplace(rng, order)
         for k in range(81):
             c = order[k]
