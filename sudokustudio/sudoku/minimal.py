@@ -197,14 +197,41 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
 
 
 @njit(cache=True, nogil=True)
-def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
+def certifies(alt, puzzle, c, masks):
+    """Is ``alt`` a complete valid grid that has every clue of ``puzzle`` but the one of
+    cell ``c``, and another digit there?  Then that clue is needed (the puzzle's own
+    solution is a second solution of the rest).  ``masks``: int64[27] scratch."""
+    if alt[c] == 0 or alt[c] == puzzle[c]:
+        return False
+    masks[:] = 0
+    for y in range(81):
+        v = np.int64(alt[y])
+        if v < 1 or v > 9 or (puzzle[y] != 0 and y != c and puzzle[y] != v):
+            return False
+        bit = np.int64(1) << (v - 1)
+        r = y // 9
+        k = y - 9 * r
+        b = 18 + 3 * (r // 3) + k // 3
+        if (masks[r] | masks[9 + k] | masks[b]) & bit:
+            return False
+        masks[r] |= bit
+        masks[9 + k] |= bit
+        masks[b] |= bit
+    return True
+
+
+@njit(cache=True, nogil=True)
+def minimal_puzzles_kernel(puzzles, certs, peers, units, first_bad):
     """Is each puzzle (uint8[M, 81]) unique and minimal?  ``first_bad[0]`` gets
     the index of the first that is not (-1 if none); returns how many are.
 
-    The grid's two-digit UAs (~10 us) certify ~40% of the clues of a minimal
-    puzzle as needed (a clue alone in one), each a solver call saved."""
+    ``certs[i, c]`` (uint8[M, 81, 81], or fewer rows: none for the rest) may hold a
+    grid that :func:`certifies` clue c of puzzle i as needed, as a generator that
+    tried to delete it found; the other clues are tested, the grid's two-digit UAs
+    first (~10 us; a clue alone in one is needed: ~40% of a minimal puzzle's)."""
     grid = np.zeros(81, dtype=np.uint8)
     work = np.zeros(81, dtype=np.uint8)
+    masks = np.zeros(27, dtype=np.int64)
     ua_lo = np.zeros(MAX_SEED_UA, dtype=np.uint64)
     ua_hi = np.zeros(MAX_SEED_UA, dtype=np.uint64)
     first_bad[0] = -1
@@ -214,14 +241,19 @@ def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
         n, _ = solve_kernel(work, _TWO, grid)
         ok = n == 1
         if ok:
-            n_ua = two_digit_uas_kernel(grid, ua_lo, ua_hi, MAX_SEED_UA)
-            o = fixed_oracle(grid, peers, units, ua_lo, ua_hi, n_ua)
             lo = ZERO
             hi = ZERO
+            skip_lo = ZERO
+            skip_hi = ZERO
             for c in range(81):
                 if work[c]:
                     lo, hi = add_cell(lo, hi, c)
-            ok = all_clues_needed(o, work, lo, hi, ZERO, ZERO)
+                    if i < certs.shape[0] and certifies(certs[i, c], work, c, masks):
+                        skip_lo, skip_hi = add_cell(skip_lo, skip_hi, c)
+            if skip_lo != lo or skip_hi != hi:
+                n_ua = two_digit_uas_kernel(grid, ua_lo, ua_hi, MAX_SEED_UA)
+                o = fixed_oracle(grid, peers, units, ua_lo, ua_hi, n_ua)
+                ok = all_clues_needed(o, work, lo, hi, skip_lo, skip_hi)
         if ok:
             good += 1
         elif first_bad[0] < 0:
@@ -229,13 +261,18 @@ def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
     return good
 
 
-def first_not_minimal(puzzles) -> int:
+_NO_CERTS = np.zeros((0, 81, 81), dtype=np.uint8)
+
+
+def first_not_minimal(puzzles, certs=None) -> int:
     """Index of the first puzzle of ``puzzles`` (uint8[M, 81]) that is not unique
-    and minimal, or -1."""
+    and minimal, or -1.  ``certs``: grids certifying clues as needed (see
+    :func:`minimal_puzzles_kernel`)."""
     p = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
     _, peers, units = geometry(3, 3)
     bad = np.zeros(1, dtype=np.int64)
-    minimal_puzzles_kernel(p, peers, units, bad)
+    minimal_puzzles_kernel(p, _NO_CERTS if certs is None else np.ascontiguousarray(certs, dtype=np.uint8),
+                           peers, units, bad)
     return int(bad[0])
 
 

@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokustudio.core.cellset import ZERO, add_cell, cell_set, clue_set
+from sudokustudio.core.cellset import ZERO, add_cell, cell_set, clue_set, has_cell
 from sudokustudio.core.rng import rand_below, shuffle_inplace
 from sudokustudio.sudoku.cheap_uas import grid_uas_kernel, two_digit_uas_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
@@ -52,12 +52,36 @@ _CELLS = np.int64(81)
 
 
 @njit(cache=True, nogil=True)
-def _ua_fully_deleted(ua_lo, ua_hi, n_ua, del_lo, del_hi):
-    """True when some UA lies inside the deleted cells (the puzzle is not unique)."""
+def _deleted_ua(ua_lo, ua_hi, n_ua, del_lo, del_hi):
+    """Index of the first UA inside the deleted cells (the puzzle is not unique), or -1."""
     for i in range(n_ua):
         if (ua_lo[i] & ~del_lo) == ZERO and (ua_hi[i] & ~del_hi) == ZERO:
-            return True
-    return False
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _ua_fully_deleted(ua_lo, ua_hi, n_ua, del_lo, del_hi):
+    """True when some UA lies inside the deleted cells (the puzzle is not unique)."""
+    return _deleted_ua(ua_lo, ua_hi, n_ua, del_lo, del_hi) >= 0
+
+
+@njit(cache=True, nogil=True)
+def _swapped_grid(grid, ua_lo, ua_hi, out):
+    """out := the grid with the two digits of a two-digit UA swapped on its cells (the
+    other grid the UA stands for)."""
+    a = 0
+    b = 0
+    for c in range(81):
+        out[c] = grid[c]
+        if has_cell(ua_lo, ua_hi, c):
+            if a == 0:
+                a = grid[c]
+            elif grid[c] != a:
+                b = grid[c]
+    for c in range(81):
+        if has_cell(ua_lo, ua_hi, c):
+            out[c] = a + b - grid[c]
 
 
 @njit(cache=True, nogil=True)
@@ -100,8 +124,13 @@ def _finish_output(rng, source, puzzle, out):
 
 # ---------------------------------------------------------------- top-down
 @njit(cache=True, nogil=True)
-def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
-    """Fill ``out`` (uint8[N, 81]) with top-down minimal puzzles.  Returns solver calls."""
+def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out, certs):
+    """Fill ``out`` (uint8[N, 81]) with top-down minimal puzzles.  Returns solver calls.
+
+    Every clue left was kept because deleting it left another solution, from a
+    two-digit UA or the solver: that grid goes to ``certs[i, c]`` (uint8[N, 81, 81],
+    or no rows: not kept; nor for the pool source, whose outputs are isomorphs), the
+    certificate ``minimal.certifies`` checks."""
     grid = np.zeros(81, dtype=np.uint8)
     lo = np.zeros(MAX_UA, dtype=np.uint64)
     hi = np.zeros(MAX_UA, dtype=np.uint64)
@@ -120,13 +149,20 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
             d = puzzle[c]
             puzzle[c] = 0
             t_lo, t_hi = add_cell(del_lo, del_hi, c)
+            certify = i < certs.shape[0] and source != 2
             if _forced_by_peers(puzzle, c, d):
                 keep_deleted = True
-            elif _ua_fully_deleted(lo, hi, n_ua, t_lo, t_hi):
-                keep_deleted = False
             else:
-                calls += 1   # the puzzle was unique: another solution differs at c
-                keep_deleted = other_solution_differing_kernel(puzzle, grid, c, other) == 0
+                u = _deleted_ua(lo, hi, n_ua, t_lo, t_hi)
+                if u >= 0:
+                    keep_deleted = False
+                    if certify:
+                        _swapped_grid(grid, lo[u], hi[u], certs[i, c])
+                else:
+                    calls += 1   # the puzzle was unique: another solution differs at c
+                    keep_deleted = other_solution_differing_kernel(puzzle, grid, c, other) == 0
+                    if not keep_deleted and certify:
+                        certs[i, c] = other
             if keep_deleted:
                 del_lo, del_hi = t_lo, t_hi
             else:
@@ -158,8 +194,9 @@ def _add_random_clue(rng, puzzle):
 
 
 @njit(cache=True, nogil=True)
-def bottom_up_kernel(rng, out, start_clues):
-    """Fill ``out`` with bottom-up (Metcalf) minimal puzzles.  Returns solver calls."""
+def bottom_up_kernel(rng, out, start_clues, certs):
+    """Fill ``out`` with bottom-up (Metcalf) minimal puzzles.  Returns solver calls.
+    ``certs`` as for :func:`top_down_kernel` (the other solutions found in step 9)."""
     puzzle = np.zeros(81, dtype=np.uint8)
     solutions = np.zeros(162, dtype=np.uint8)   # the first two solutions of the last count
     other = np.zeros(81, dtype=np.uint8)
@@ -203,6 +240,8 @@ def bottom_up_kernel(rng, out, start_clues):
             calls += 1
             if other_solution_differing_kernel(puzzle, solution, c, other) != 0:
                 puzzle[c] = d
+                if i < certs.shape[0]:
+                    certs[i, c] = other
         out[i] = puzzle
     return calls
 
