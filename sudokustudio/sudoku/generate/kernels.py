@@ -97,21 +97,19 @@ def _forced_by_peers(puzzle, cell, digit):
 
 @njit(cache=True, nogil=True)
 def _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi):
-    """Next grid of the source and its known UAs; returns how many UAs.
+    """Next grid of the source and its known UAs: (how many, their lo and hi arrays).
 
-    For the pool source the pool grid itself is returned (see module doc)."""
+    For the pool source the pool grid itself is returned (see module doc), and its
+    UAs are the pool's rows (not copied: ~400 of them, and most paths read a few)."""
     if source == 2:
         k = rand_below(rng, pool.shape[0])
         grid[:] = pool[k]
-        n = pool_n[k]
-        lo[:n] = pool_lo[k, :n]
-        hi[:n] = pool_hi[k, :n]
-        return n
+        return pool_n[k], pool_lo[k], pool_hi[k]
     if source == 1:
         pairswap_grid_kernel(rng, grid)
     else:
         random_grid_kernel(rng, grid)
-    return two_digit_uas_kernel(grid, lo, hi, lo.shape[0])
+    return two_digit_uas_kernel(grid, lo, hi, lo.shape[0]), lo, hi
 
 
 @njit(cache=True, nogil=True)
@@ -139,7 +137,7 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out, certs):
     other = np.zeros(81, dtype=np.uint8)
     calls = 0
     for i in range(out.shape[0]):
-        n_ua = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
+        n_ua, ua_lo, ua_hi = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
         puzzle[:] = grid
         shuffle_inplace(rng, order)
         del_lo = ZERO
@@ -153,11 +151,11 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out, certs):
             if _forced_by_peers(puzzle, c, d):
                 keep_deleted = True
             else:
-                u = _deleted_ua(lo, hi, n_ua, t_lo, t_hi)
+                u = _deleted_ua(ua_lo, ua_hi, n_ua, t_lo, t_hi)
                 if u >= 0:
                     keep_deleted = False
                     if certify:
-                        _swapped_grid(grid, lo[u], hi[u], certs[i, c])
+                        _swapped_grid(grid, ua_lo[u], ua_hi[u], certs[i, c])
                 else:
                     calls += 1   # the puzzle was unique: another solution differs at c
                     keep_deleted = other_solution_differing_kernel(puzzle, grid, c, other) == 0
@@ -287,7 +285,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
             break
         paths += 1
         since += 1
-        n_ua = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
+        n_ua, ua_lo, ua_hi = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
         # partial Fisher-Yates: only the first 65 deletions can matter (16 clues are never unique)
         for i in range(65):
             j = i + rand_below(rng, 81 - i)
@@ -295,7 +293,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
             order[i] = order[j]
             order[j] = t
         d_lo, d_hi = _deleted_set(order, blind)
-        if _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
+        if _ua_fully_deleted(ua_lo, ua_hi, n_ua, d_lo, d_hi):
             ua_rejects += 1
             continue
         _puzzle_after(grid, order, blind, puzzle)
@@ -311,7 +309,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
             mid = (good + bad) // 2
             d_lo, d_hi = _deleted_set(order, mid)
             unique = False
-            if not _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
+            if not _ua_fully_deleted(ua_lo, ua_hi, n_ua, d_lo, d_hi):
                 _puzzle_after(grid, order, mid, puzzle)
                 calls += 1
                 unique = other_solution_kernel(puzzle, grid, other) == 0
@@ -321,7 +319,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
                 bad = mid
         _puzzle_after(grid, order, good, puzzle)
         # the only candidate of the path; deleting order[good] is known to break uniqueness
-        o = fixed_oracle(grid, peers, units, lo, hi, n_ua)
+        o = fixed_oracle(grid, peers, units, ua_lo, ua_hi, n_ua)
         p_lo, p_hi = clue_set(puzzle)
         skip_lo, skip_hi = cell_set(order[good])
         ok = all_clues_needed(o, puzzle, p_lo, p_hi, skip_lo, skip_hi)
