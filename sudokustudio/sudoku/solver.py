@@ -85,6 +85,8 @@ class NoSolutionError(ValueError):
 
 
 _NONE = np.int64(-1)   # no cell to differ at (a numpy scalar: one compiled signature)
+# (the count, solve and random kernels pass None instead: their _search is compiled without
+# the differ-at code)
 HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 
 
@@ -504,7 +506,8 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
     solution turns up early (the uniqueness question of a subset of a grid:
     "has it another solution?").  ``differ_at`` >= 0 (with ``use_avoid``): only
     solutions whose cell ``differ_at`` differs from ``avoid`` (the candidate goes
-    at the root, so propagation starts from it).
+    at the root, so propagation starts from it), and branches try ``avoid``'s digit
+    first; None (a separate compilation without that code) or -1: no such cell.
 
     ``st`` is int64[MAX_DEPTH + 2, STATE] work space: row k is the state
     after k pending branches (each row keeps its own pending alternative, so a
@@ -519,9 +522,13 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
         return 0, 0
     if use_avoid:
         _avoid_words(avoid, st)
-        if differ_at >= 0 and avoid[differ_at]:
-            b = differ_at // 27
-            st[0, (3 * (np.int64(avoid[differ_at]) - 1) + b) & 31] &= ~(np.int64(1) << (differ_at - 27 * b))
+        if differ_at is not None:
+            if differ_at >= 0 and avoid[differ_at]:
+                b = differ_at // 27
+                st[0, (3 * (np.int64(avoid[differ_at]) - 1) + b) & 31] &= ~(np.int64(1) << (differ_at - 27 * b))
+    near = False
+    if differ_at is not None:
+        near = differ_at >= 0
     count = 0
     guesses = 0
     sp = 0
@@ -543,7 +550,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
                 return _search_triads(limit, solution, st)
             else:
                 b, bit = _choose_cell(st, sp)
-                d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid, differ_at >= 0)
+                d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid, near)
                 # the parent row keeps the alternative "d not in this cell" for later
                 st[sp, _ALT] = 3 * d + b
                 st[sp, _ALT + 1] = bit
@@ -576,7 +583,7 @@ def count_solutions_kernel(puzzle, limit):
     """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""
     solution = np.zeros(81, dtype=np.uint8)
     n, _ = _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack(), puzzle, np.bool_(False), _NONE)
+                   _new_stack(), puzzle, np.bool_(False), None)
     return n
 
 
@@ -585,7 +592,7 @@ def solve_kernel(puzzle, limit, solution):
     """Count solutions up to ``limit``; first one into ``solution`` (uint8[81]; with
     uint8[162] the second one too, into ``solution[81:]``).  Returns (count, guesses)."""
     return _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack(), puzzle, np.bool_(False), _NONE)
+                   _new_stack(), puzzle, np.bool_(False), None)
 
 
 @njit(cache=True, nogil=True)
@@ -595,7 +602,7 @@ def count_solutions_batch_kernel(puzzles, limit, counts):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         counts[i], _ = _search(puzzles[i], np.int64(limit), solution, np.bool_(False), rng, stack, puzzles[i],
-                               np.bool_(False), _NONE)
+                               np.bool_(False), None)
 
 
 @njit(cache=True, nogil=True)
@@ -604,7 +611,7 @@ def solve_batch_kernel(puzzles, limit, solutions, counts, guesses):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         c, g = _search(puzzles[i], np.int64(limit), solutions[i], np.bool_(False), rng, stack, puzzles[i],
-                       np.bool_(False), _NONE)
+                       np.bool_(False), None)
         counts[i] = c
         guesses[i] = g
 
@@ -617,7 +624,7 @@ def is_unique_kernel(puzzle):
 @njit(cache=True, nogil=True)
 def random_solution_kernel(puzzle, rng, solution):
     """A solution of ``puzzle`` reached with random branch choices (0 if none)."""
-    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False), _NONE)
+    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False), None)
     return n
 
 
