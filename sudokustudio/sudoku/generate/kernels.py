@@ -34,7 +34,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokustudio.core.cellset import ZERO, add_cell, cell_set, clue_set, has_cell
+from sudokustudio.core.cellset import ZERO, add_cell, cell_set, clue_set, has_cell, remove_cell
 from sudokustudio.core.rng import rand_below, shuffle_inplace
 from sudokustudio.sudoku.cheap_uas import grid_uas_kernel, two_digit_uas_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
@@ -197,7 +197,10 @@ def bottom_up_kernel(rng, out, start_clues, certs):
     ``certs`` as for :func:`top_down_kernel` (the other solutions found in step 9)."""
     puzzle = np.zeros(81, dtype=np.uint8)
     solutions = np.zeros(162, dtype=np.uint8)   # the first two solutions of the last count
+    solution = np.zeros(81, dtype=np.uint8)
     other = np.zeros(81, dtype=np.uint8)
+    ua_lo = np.zeros(MAX_UA, dtype=np.uint64)
+    ua_hi = np.zeros(MAX_UA, dtype=np.uint64)
     order = np.arange(81, dtype=np.int64)
     calls = 0
     for i in range(out.shape[0]):
@@ -224,8 +227,11 @@ def bottom_up_kernel(rng, out, start_clues, certs):
             break
         # 9) visit the clues in random order; remove the redundant ones.  The puzzle is
         # unique (its solution is ``solutions[:81]``), so without c it has another
-        # solution exactly when one differs from it at c
-        solution = solutions[:81]
+        # solution exactly when one differs from it at c, or when it misses a two-digit
+        # UA of the solution (c alone in it: ~40% of the clues left)
+        solution[:] = solutions[:81]
+        n_ua = two_digit_uas_kernel(solution, ua_lo, ua_hi, ua_lo.shape[0])
+        c_lo, c_hi = clue_set(puzzle)
         shuffle_inplace(rng, order)
         for k in range(81):
             c = order[k]
@@ -233,13 +239,23 @@ def bottom_up_kernel(rng, out, start_clues, certs):
             if d == 0:
                 continue
             puzzle[c] = 0
+            t_lo, t_hi = remove_cell(c_lo, c_hi, c)
             if _forced_by_peers(puzzle, c, d):
+                c_lo, c_hi = t_lo, t_hi
+                continue
+            u = _deleted_ua(ua_lo, ua_hi, n_ua, ~t_lo, ~t_hi)
+            if u >= 0:
+                puzzle[c] = d
+                if i < certs.shape[0]:
+                    _swapped_grid(solution, ua_lo[u], ua_hi[u], certs[i, c])
                 continue
             calls += 1
             if other_solution_differing_kernel(puzzle, solution, c, other) != 0:
                 puzzle[c] = d
                 if i < certs.shape[0]:
                     certs[i, c] = other
+            else:
+                c_lo, c_hi = t_lo, t_hi
         out[i] = puzzle
     return calls
 
