@@ -138,9 +138,8 @@ def is_unique_without(o, work, lo, hi, x):
     """:func:`is_unique` for ``work`` = a unique clue set minus the clue of cell ``x``
     (``x`` < 0: any clue set).  The 9x9 solver then looks only for solutions that
     differ from the grid at ``x`` (the others solve the unique set: there are none),
-    which most such questions settle in the root propagation.
-
-    """
+    which most such questions settle in the root propagation.  The answer is only
+    right when ``work`` plus that clue is unique (else use ``x`` = -1)."""
     if missed_ua(o, lo, hi) >= 0:
         return False
     return solver_says_unique(o, work, x)
@@ -173,7 +172,8 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
     ``lo, hi``) needed, i.e. does deleting any one leave several solutions?
 
     Clues in the skip set are known to be needed and not tested; nor is a clue
-    that is alone in a cached unavoidable set.  ``work`` is restored."""
+    that is alone in a cached unavoidable set.  ``work`` is restored.  ``work``
+    must be unique: each deletion is tested by :func:`is_unique_without`."""
     grid, ua_lo, ua_hi, ua_n = o[0], o[3], o[4], o[5]
     need_lo = skip_lo
     need_hi = skip_hi
