@@ -56,6 +56,8 @@ def ua_pool(size: int, seed: int, source: str = "solver", three_digits: bool = T
     return hit
 
 
+#: top-down and bottom-up puzzles of a batch whose verification gets the generator's certificates
+MAX_CERTIFIED = 1024
 _EMPTY_POOL = (np.zeros((1, 81), dtype=np.uint8), np.zeros((1, MAX_UA), dtype=np.uint64),
                np.zeros((1, MAX_UA), dtype=np.uint64), np.zeros(1, dtype=np.int64))
 
@@ -126,9 +128,10 @@ class GeneratorJob(BatchJob):
         src = SOURCE_CODES[s["grid_source"]]
         pool, plo, phi, pn = self._pool()
         tries = 0
-        # grids certifying the clues as needed, from the generator (checked by the verification)
-        certs = np.zeros((s["per_batch"] if s["verify"] and s["method"] != "controlled-bias" else 0, 81, 81),
-                         dtype=np.uint8)
+        # grids certifying the clues as needed, from the generator (checked by the verification),
+        # for the first MAX_CERTIFIED puzzles (6.6 kB each; the others are verified by the solver)
+        n_certs = min(s["per_batch"], MAX_CERTIFIED) if s["verify"] and s["method"] != "controlled-bias" else 0
+        certs = np.zeros((n_certs, 81, 81), dtype=np.uint8)
         if s["method"] == "top-down":
             out = np.zeros((s["per_batch"], 81), dtype=np.uint8)
             calls = top_down_kernel(rng, src, pool, plo, phi, pn, out, certs)
