@@ -147,3 +147,39 @@ def test_a_learning_oracle_caches_uas_its_clue_sets_miss():
         assert count_solutions(p, 2) == 2           # emptying it frees it
     assert learned >= 10 and o[5][0] == learned
     assert cell_set(0) == (1, 0) and cell_set(70) == (0, 1 << 6)
+
+
+def test_generator_certificates_are_checked_not_trusted():
+    from sudokustudio.core.rng import seed_state
+    from sudokustudio.sudoku.generate.kernels import bottom_up_kernel, top_down_kernel
+
+    no_pool = (np.zeros((1, 81), np.uint8), np.zeros((1, 1), np.uint64), np.zeros((1, 1), np.uint64),
+               np.zeros(1, np.int64))
+    out = np.zeros((12, 81), np.uint8)
+    certs = np.zeros((12, 81, 81), np.uint8)
+    top_down_kernel(seed_state(np.uint64(5)), 0, *no_pool, out[:6], certs[:6])
+    bottom_up_kernel(seed_state(np.uint64(5)), out[6:], 18, certs[6:])
+    masks = np.zeros(27, np.int64)
+    for p, ct in zip(out, certs):        # every clue left carries a grid that proves it needed
+        g = solve(p)
+        for c in np.flatnonzero(p):
+            assert M.certifies(ct[c], p, c, masks)
+            assert ct[c][c] != g[c] and count_solutions(np.where(np.arange(81) == c, 0, p), 2) == 2
+        assert not M.certifies(g, p, int(np.flatnonzero(p)[0]), masks)   # the grid itself proves nothing
+    assert M.first_not_minimal(out, certs) == -1
+    p, ct = out[0], certs[0].copy()
+    c = int(np.flatnonzero(p)[0])
+    bad = ct[c].copy()
+    r = c // 9
+    other = 9 * r + (c % 9 + 1) % 9
+    bad[c], bad[other] = bad[other], bad[c]     # no longer a grid with every clue but c
+    assert not M.certifies(bad, p, c, masks)
+    # a redundant clue is found whatever certificates come with the puzzle
+    g = solve(p)
+    e = int(np.flatnonzero(p == 0)[0])
+    q = p.copy()
+    q[e] = g[e]
+    junk = np.broadcast_to(g, (1, 81, 81)).copy()
+    junk[0, :, e] = g[e] % 9 + 1
+    assert M.first_not_minimal(q[None], ct[None]) == 0
+    assert M.first_not_minimal(q[None], junk) == 0

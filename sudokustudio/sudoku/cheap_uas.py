@@ -52,12 +52,22 @@ def _find(parent, i):
 def two_digit_uas_kernel(grid, lo, hi, max_ua):
     """All minimal UAs on two digits: the connected components of the cells of
     digits a, b (linked within each row, column and box) can swap a<->b.
-    Written to lo/hi; returns how many (at most max_ua)."""
-    n = np.int64(0)   # not a literal: add_minimal_ua compiles once
+    Written to lo/hi (per pair of digits, components by their root); returns how
+    many (at most max_ua).  No one contains another (a component holds both of
+    its digits; those of one pair are disjoint), so they are simply appended."""
+    n = 0
     pos = np.empty((10, 9), dtype=np.int64)   # pos[d, row] = column of digit d in row
+    row_in_col = np.empty((10, 9), dtype=np.int64)   # row of digit d in column c
+    row_in_box = np.empty((10, 9), dtype=np.int64)   # row of digit d in box x
     for cell in range(81):
-        pos[grid[cell], cell // 9] = cell % 9
+        r = cell // 9
+        pos[grid[cell], r] = cell % 9
+        row_in_col[grid[cell], cell % 9] = r
+        row_in_box[grid[cell], 3 * (r // 3) + (cell % 9) // 3] = r
     parent = np.empty(18, dtype=np.int64)
+    comp_lo = np.empty(18, dtype=np.uint64)   # per root: its component's cells and size
+    comp_hi = np.empty(18, dtype=np.uint64)
+    comp_n = np.empty(18, dtype=np.int64)
     for a in range(1, 10):
         for b in range(a + 1, 10):
             # nodes 0..8: digit a in row r; 9..17: digit b in row r
@@ -67,23 +77,29 @@ def two_digit_uas_kernel(grid, lo, hi, max_ua):
                 x, y = _find(parent, r), _find(parent, 9 + r)
                 parent[x] = y
             for r in range(9):
-                for s in range(9):
-                    # columns and boxes: a in row r and b in row s share a column or a box
-                    ca, cb = pos[a, r], pos[b, s]
-                    if ca == cb or (r // 3 == s // 3 and ca // 3 == cb // 3):
-                        x, y = _find(parent, r), _find(parent, 9 + s)
-                        parent[x] = y
+                # columns and boxes: a in row r and b in row s share a column or a box
+                # (one b in a's column, one in its box; linked in increasing s)
+                ca = pos[a, r]
+                s1 = row_in_col[b, ca]
+                s2 = row_in_box[b, 3 * (r // 3) + ca // 3]
+                for s in (min(s1, s2), max(s1, s2)):
+                    x, y = _find(parent, r), _find(parent, 9 + s)
+                    parent[x] = y
+            for i in range(18):
+                comp_lo[i] = ZERO
+                comp_hi[i] = ZERO
+                comp_n[i] = 0
+            for i in range(18):
+                root = _find(parent, i)
+                r = i % 9
+                comp_lo[root], comp_hi[root] = add_cell(comp_lo[root], comp_hi[root],
+                                                        r * 9 + (pos[a, r] if i < 9 else pos[b, r]))
+                comp_n[root] += 1
             for root in range(18):
-                ua_lo = ZERO
-                ua_hi = ZERO
-                size = 0
-                for i in range(18):
-                    if _find(parent, i) == root:
-                        size += 1
-                        r = i % 9
-                        ua_lo, ua_hi = add_cell(ua_lo, ua_hi, r * 9 + (pos[a, r] if i < 9 else pos[b, r]))
-                if size >= 4:
-                    n = add_minimal_ua(lo, hi, n, ua_lo, ua_hi, max_ua)
+                if comp_n[root] >= 4 and n < max_ua:
+                    lo[n] = comp_lo[root]
+                    hi[n] = comp_hi[root]
+                    n += 1
     return n
 
 

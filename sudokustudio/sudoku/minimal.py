@@ -17,8 +17,8 @@ units, ua_lo, ua_hi, ua_n, other, calls)``: the grid, its geometry
 second solution and a solver-call counter.  ``is_unique`` answers from the cached
 sets when it can and feeds them; ``all_clues_needed`` is the one minimality
 check of the project.  9x9 questions go to the project solver
-(``solver.other_solution_kernel``: one search answers "unique?" and gives the
-second solution); other box shapes to ``generic.search_g``.
+(``solver.other_solution_differing_kernel``: one search answers "unique?" and
+gives the second solution); other box shapes to ``generic.search_g``.
 """
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ from numba import njit
 from sudokustudio.core.cellset import ZERO, add_cell, has_cell, remove_cell, set_size
 from sudokustudio.sudoku.cheap_uas import two_digit_uas_kernel
 from sudokustudio.sudoku.generic import search_g
-from sudokustudio.sudoku.solver import other_solution_kernel, solve_kernel
+from sudokustudio.sudoku.solver import other_solution_differing_kernel, solve_kernel
 from sudokustudio.sudoku.tables import geometry
 
 MAX_UA = 256  # unavoidable sets cached per oracle
@@ -37,6 +37,7 @@ MAX_SEED_UA = 96
 _ONE = np.int64(1)   # not a literal: calls with it share one compiled signature
 _TWO = np.int64(2)
 _ZERO_N = np.int64(0)
+_NO_CELL = np.int64(-1)
 
 
 # ------------------------------------------------------------------ the oracle
@@ -128,16 +129,33 @@ def is_unique(o, work, lo, hi):
     Answers from the cached UAs when it can, else asks the solver for a
     solution other than the grid (9x9: the project solver; other shapes:
     ``search_g``); that solution is left in the oracle's ``other`` (o[6]) and a
-    learning oracle caches its UA.  The solver calls are written here, not in
-    a helper: every function that calls the solver compiles it again (~1
-    CPU-s each).
-    """
+    learning oracle caches its UA."""
+    return is_unique_without(o, work, lo, hi, _NO_CELL)
+
+
+@njit(cache=True, nogil=True)
+def is_unique_without(o, work, lo, hi, x):
+    """:func:`is_unique` for ``work`` = a unique clue set minus the clue of cell ``x``
+    (``x`` < 0: any clue set).  The 9x9 solver then looks only for solutions that
+    differ from the grid at ``x`` (the others solve the unique set: there are none),
+    which most such questions settle in the root propagation.  The answer is only
+    right when ``work`` plus that clue is unique (else use ``x`` = -1)."""
     if missed_ua(o, lo, hi) >= 0:
         return False
+    return solver_says_unique(o, work, x)
+
+
+@njit(cache=True, nogil=True)
+def solver_says_unique(o, work, x):
+    """:func:`is_unique_without` past the cached UAs: the solver's answer.
+
+    The solver calls are written here, not in a helper: every function that calls
+    the solver compiles it again (~1 CPU-s each).
+    """
     grid, peers, units, ua_n, other, calls = o[0], o[1], o[2], o[5], o[6], o[7]
     calls[0] += 1
     if grid.shape[0] == 81:
-        if other_solution_kernel(work, grid, other) == 0:
+        if other_solution_differing_kernel(work, grid, x, other) == 0:
             return True
     else:
         none = np.empty(0, dtype=np.uint64)
@@ -154,7 +172,8 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
     ``lo, hi``) needed, i.e. does deleting any one leave several solutions?
 
     Clues in the skip set are known to be needed and not tested; nor is a clue
-    that is alone in a cached unavoidable set.  ``work`` is restored."""
+    that is alone in a cached unavoidable set.  ``work`` is restored.  ``work``
+    must be unique: each deletion is tested by :func:`is_unique_without`."""
     grid, ua_lo, ua_hi, ua_n = o[0], o[3], o[4], o[5]
     need_lo = skip_lo
     need_hi = skip_hi
@@ -170,7 +189,7 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
             continue
         work[x] = 0
         a, b = remove_cell(lo, hi, x)
-        u = is_unique(o, work, a, b)
+        u = is_unique_without(o, work, a, b, x)
         work[x] = grid[x]
         if u:
             return False
@@ -178,12 +197,43 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
 
 
 @njit(cache=True, nogil=True)
-def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
+def certifies(alt, puzzle, c, masks):
+    """Is ``alt`` a complete valid grid that has every clue of ``puzzle`` but the one of
+    cell ``c``, and another digit there?  Then that clue is needed (the puzzle's own
+    solution is a second solution of the rest).  ``masks``: int64[27] scratch."""
+    if alt[c] == 0 or alt[c] == puzzle[c]:
+        return False
+    masks[:] = 0
+    for y in range(81):
+        v = np.int64(alt[y])
+        if v < 1 or v > 9 or (puzzle[y] != 0 and y != c and puzzle[y] != v):
+            return False
+        bit = np.int64(1) << (v - 1)
+        r = y // 9
+        k = y - 9 * r
+        b = 18 + 3 * (r // 3) + k // 3
+        if (masks[r] | masks[9 + k] | masks[b]) & bit:
+            return False
+        masks[r] |= bit
+        masks[9 + k] |= bit
+        masks[b] |= bit
+    return True
+
+
+@njit(cache=True, nogil=True)
+def minimal_puzzles_kernel(puzzles, certs, peers, units, first_bad):
     """Is each puzzle (uint8[M, 81]) unique and minimal?  ``first_bad[0]`` gets
-    the index of the first that is not (-1 if none); returns how many are."""
+    the index of the first that is not (-1 if none); returns how many are.
+
+    ``certs[i, c]`` (uint8[M, 81, 81], or fewer rows: none for the rest) may hold a
+    grid that :func:`certifies` clue c of puzzle i as needed, as a generator that
+    tried to delete it found; the other clues are tested, the grid's two-digit UAs
+    first (~10 us; a clue alone in one is needed: ~40% of a minimal puzzle's)."""
     grid = np.zeros(81, dtype=np.uint8)
     work = np.zeros(81, dtype=np.uint8)
-    none = np.empty(0, dtype=np.uint64)
+    masks = np.zeros(27, dtype=np.int64)
+    ua_lo = np.zeros(MAX_SEED_UA, dtype=np.uint64)
+    ua_hi = np.zeros(MAX_SEED_UA, dtype=np.uint64)
     first_bad[0] = -1
     good = 0
     for i in range(puzzles.shape[0]):
@@ -191,13 +241,19 @@ def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
         n, _ = solve_kernel(work, _TWO, grid)
         ok = n == 1
         if ok:
-            o = fixed_oracle(grid, peers, units, none, none, _ZERO_N)
             lo = ZERO
             hi = ZERO
+            skip_lo = ZERO
+            skip_hi = ZERO
             for c in range(81):
                 if work[c]:
                     lo, hi = add_cell(lo, hi, c)
-            ok = all_clues_needed(o, work, lo, hi, ZERO, ZERO)
+                    if i < certs.shape[0] and certifies(certs[i, c], work, c, masks):
+                        skip_lo, skip_hi = add_cell(skip_lo, skip_hi, c)
+            if skip_lo != lo or skip_hi != hi:
+                n_ua = two_digit_uas_kernel(grid, ua_lo, ua_hi, MAX_SEED_UA)
+                o = fixed_oracle(grid, peers, units, ua_lo, ua_hi, n_ua)
+                ok = all_clues_needed(o, work, lo, hi, skip_lo, skip_hi)
         if ok:
             good += 1
         elif first_bad[0] < 0:
@@ -205,13 +261,18 @@ def minimal_puzzles_kernel(puzzles, peers, units, first_bad):
     return good
 
 
-def first_not_minimal(puzzles) -> int:
+_NO_CERTS = np.zeros((0, 81, 81), dtype=np.uint8)
+
+
+def first_not_minimal(puzzles, certs=None) -> int:
     """Index of the first puzzle of ``puzzles`` (uint8[M, 81]) that is not unique
-    and minimal, or -1."""
+    and minimal, or -1.  ``certs``: grids certifying clues as needed (see
+    :func:`minimal_puzzles_kernel`)."""
     p = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
     _, peers, units = geometry(3, 3)
     bad = np.zeros(1, dtype=np.int64)
-    minimal_puzzles_kernel(p, peers, units, bad)
+    minimal_puzzles_kernel(p, _NO_CERTS if certs is None else np.ascontiguousarray(certs, dtype=np.uint8),
+                           peers, units, bad)
     return int(bad[0])
 
 
@@ -221,6 +282,68 @@ def is_minimal(puzzle) -> bool:
 
 
 # ------------------------------------------------ minimals inside a subset
+#: the unique sets a subsets DFS remembers (a table of twice as many slots at most)
+MAX_SEEN = 1 << 19
+#: minimal puzzles a subsets DFS keeps to recognise unique sets (a set holding one is unique)
+MAX_KNOWN_MINIMALS = 256
+
+
+@njit(cache=True, nogil=True)
+def _seen_slot(seen_lo, seen_hi, lo, hi):
+    """The slot of cell set (lo, hi) in the open-addressing table ``seen_lo/hi`` (a
+    power of two long, the empty set marks a free slot): where it is or would go."""
+    mask = np.uint64(seen_lo.shape[0] - 1)
+    h = (lo * np.uint64(0x9E3779B97F4A7C15)) ^ (hi * np.uint64(0xC2B2AE3D27D4EB4F))
+    i = np.int64((h ^ (h >> np.uint64(29))) & mask)
+    while seen_lo[i] != ZERO or seen_hi[i] != ZERO:
+        if seen_lo[i] == lo and seen_hi[i] == hi:
+            return i
+        i = (i + 1) & np.int64(mask)
+    return i
+
+
+@njit(cache=True, nogil=True)
+def _holds_one(sets_lo, sets_hi, n, lo, hi):
+    """Does the cell set (lo, hi) contain one of the sets ``sets_lo/hi[:n]``?"""
+    for i in range(n):
+        if (sets_lo[i] & ~lo) == ZERO and (sets_hi[i] & ~hi) == ZERO:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _seen_has(seen_lo, seen_hi, lo, hi):
+    """Is the non-empty cell set (lo, hi) in the table?"""
+    j = _seen_slot(seen_lo, seen_hi, lo, hi)
+    return seen_lo[j] == lo and seen_hi[j] == hi
+
+
+@njit(cache=True, nogil=True)
+def _remember_seen(seen_lo, seen_hi, n_seen, lo, hi):
+    """Add (lo, hi) to the table, doubling it at half full.  Returns the table (the same
+    arrays or larger ones); ``n_seen[0]`` counts the sets, -1 once MAX_SEEN sets are in
+    (it then stops remembering)."""
+    if n_seen[0] < 0:
+        return seen_lo, seen_hi
+    if 2 * (n_seen[0] + 1) > seen_lo.shape[0]:
+        if seen_lo.shape[0] >= 2 * MAX_SEEN:
+            n_seen[0] = -1
+            return seen_lo, seen_hi
+        big_lo = np.zeros(2 * seen_lo.shape[0], dtype=np.uint64)
+        big_hi = np.zeros(2 * seen_lo.shape[0], dtype=np.uint64)
+        for i in range(seen_lo.shape[0]):
+            if seen_lo[i] != ZERO or seen_hi[i] != ZERO:
+                j = _seen_slot(big_lo, big_hi, seen_lo[i], seen_hi[i])
+                big_lo[j] = seen_lo[i]
+                big_hi[j] = seen_hi[i]
+        seen_lo, seen_hi = big_lo, big_hi
+    j = _seen_slot(seen_lo, seen_hi, lo, hi)
+    seen_lo[j] = lo
+    seen_hi[j] = hi
+    n_seen[0] += 1
+    return seen_lo, seen_hi
+
+
 @njit(cache=True, nogil=True)
 def minimals_in_subset(o, subset_mask, out, counts_by_c):
     """Every minimal puzzle whose clues are a subset of the kept cells
@@ -230,7 +353,14 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
     is visited at most once, and only unique sets are entered (a non-unique
     set has no unique subset).  A unique set is minimal when none of its
     children is unique (those clues are needed) and no clue deleted before
-    the last one is redundant (``all_clues_needed`` on those).
+    the last one is redundant.  That second test needs no solver: deleting
+    such a clue gives a set whose clues deleted in increasing order are each
+    a child of the previous set, i.e. a unique set is visited, before this
+    one (the DFS visits the sets in lexicographic order of their deletions),
+    so the clue is redundant exactly when that set is among the visited ones
+    (a hash table; ``all_clues_needed`` on those clues if it ever overflows).
+    A child that holds a minimal puzzle found before is unique without a
+    solver call either (a set is unique exactly when it holds a minimal one).
     ``counts_by_c[c]`` is increased by the number of c-clue minimals found;
     the first ``out.shape[0]`` are written to ``out``.  Returns the number
     written.
@@ -255,6 +385,12 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
     n_children = np.zeros(s + 1, dtype=np.int64)
     ptr = np.zeros(s + 1, dtype=np.int64)
     deleted_at = np.empty(s + 1, dtype=np.int64)  # position (in keep) deleted to reach level L
+    seen_lo = np.zeros(1024, dtype=np.uint64)   # the unique sets visited (none is empty)
+    seen_hi = np.zeros(1024, dtype=np.uint64)
+    n_seen = np.zeros(1, dtype=np.int64)
+    min_lo = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)   # the first minimals found
+    min_hi = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)
+    n_min = 0
     level = 0
     deleted_at[0] = -1
     size = s
@@ -264,16 +400,31 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
         nc = 0
         later_lo = ZERO   # the clues after position p: tested here as children
         later_hi = ZERO
+        seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
         for j in range(p + 1, s):
             x = keep[j]
             later_lo, later_hi = add_cell(later_lo, later_hi, x)
             work[x] = 0
             a, b = remove_cell(lo, hi, x)
-            if is_unique(o, work, a, b):
+            if missed_ua(o, a, b) < 0 and (_holds_one(min_lo, min_hi, n_min, a, b)
+                                           or solver_says_unique(o, work, x)):
                 children[level, nc] = j
                 nc += 1
             work[x] = grid[x]
-        if nc == 0 and all_clues_needed(o, work, lo, hi, later_lo, later_hi):
+        minimal = nc == 0
+        if minimal and n_seen[0] >= 0:
+            for j in range(p):
+                a, b = remove_cell(lo, hi, keep[j])
+                if work[keep[j]] and _seen_has(seen_lo, seen_hi, a, b):
+                    minimal = False
+                    break
+        elif minimal:
+            minimal = all_clues_needed(o, work, lo, hi, later_lo, later_hi)
+        if minimal:
+            if n_min < min_lo.shape[0]:
+                min_lo[n_min] = lo
+                min_hi[n_min] = hi
+                n_min += 1
             counts_by_c[size] += 1
             if n_written < out.shape[0]:
                 for c in range(N):

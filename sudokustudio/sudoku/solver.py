@@ -84,6 +84,9 @@ class NoSolutionError(ValueError):
     """Raised by :func:`solve` for a puzzle without a solution."""
 
 
+_NONE = np.int64(-1)   # no cell to differ at (a numpy scalar: one compiled signature)
+# (the count, solve and random kernels pass None instead: their _search is compiled without
+# the differ-at code)
 HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 
 
@@ -398,10 +401,10 @@ def _is_avoided(st, r):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _write_solution(st, r, solution):
+def _write_solution(st, r, solution, offset):
     for i in range(27):
         a = st[r, i]
-        base = 27 * (i % 3)
+        base = offset + 27 * (i % 3)
         d = i // 3 + 1
         while a:
             solution[base + trailing_zeros(a)] = d
@@ -409,12 +412,19 @@ def _write_solution(st, r, solution):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pick_digit(st, r, b, bit, randomize, rng, use_avoid):
+def _pick_digit(st, r, b, bit, randomize, rng, use_avoid, near):
     """The digit to try first in a cell: the lowest, or a uniformly random one; with
-    ``use_avoid`` the lowest but the avoided grid's (row AVOID of ``st``)."""
+    ``use_avoid`` the lowest but the avoided grid's (row AVOID of ``st``), with ``near``
+    too the avoided grid's if it is possible."""
     if not randomize:
         d = 0
-        if use_avoid:
+        if near:
+            while d < 9 and not st[AVOID, 3 * d + b] & bit:
+                d += 1
+            if d < 9 and st[r, 3 * d + b] & bit:
+                return d
+            d = 0
+        elif use_avoid:
             while not st[r, 3 * d + b] & bit & ~st[AVOID, 3 * d + b]:
                 d += 1
             return d
@@ -449,7 +459,7 @@ def _search_triads(limit, solution, st):
             if (st[sp, _U] | st[sp, _U + 1] | st[sp, _U + 2]) == 0:
                 count += 1
                 if count == 1:
-                    _write_solution(st, sp, solution)
+                    _write_solution(st, sp, solution, 0)
                 if count >= limit:
                     return count, guesses
             else:
@@ -488,19 +498,23 @@ def _search_triads(limit, solution, st):
 # every array it touches belongs to its caller): array arguments of a call or of an
 # inlined helper otherwise cost an atomic increment and decrement per node.
 @njit(cache=True, nogil=True, _nrt=False)
-def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
+def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, differ_at):
     """Depth-first search.  Returns (solutions found up to ``limit``, guesses).
 
     With ``use_avoid`` only the solutions other than the grid ``avoid`` count and
     each branch tries a digit other than ``avoid``'s first, so that such a
     solution turns up early (the uniqueness question of a subset of a grid:
-    "has it another solution?").
+    "has it another solution?").  ``differ_at`` >= 0 (with ``use_avoid``): only
+    solutions whose cell ``differ_at`` differs from ``avoid`` (the candidate goes
+    at the root, so propagation starts from it), and branches try ``avoid``'s digit
+    first; None (a separate compilation without that code) or -1: no such cell.
 
     ``st`` is int64[MAX_DEPTH + 2, STATE] work space: row k is the state
     after k pending branches (each row keeps its own pending alternative, so a
     branch costs one row copy; rows are indexed, never sliced, so no array
     views and their reference counts are made).  The first solution found is
-    written to ``solution``.  With ``randomize`` the branch digit is drawn
+    written to ``solution``, the second to ``solution[81:162]`` if it is that long
+    (a 9x9 search only).  With ``randomize`` the branch digit is drawn
     from ``rng``.  ``guesses`` counts the branches entered (both "d here" and
     "d not here"); it is 0 when propagation alone solves the puzzle.
     """
@@ -508,6 +522,13 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
         return 0, 0
     if use_avoid:
         _avoid_words(avoid, st)
+        if differ_at is not None:
+            if differ_at >= 0 and avoid[differ_at]:
+                b = differ_at // 27
+                st[0, (3 * (np.int64(avoid[differ_at]) - 1) + b) & 31] &= ~(np.int64(1) << (differ_at - 27 * b))
+    near = False
+    if differ_at is not None:
+        near = differ_at >= 0
     count = 0
     guesses = 0
     sp = 0
@@ -519,7 +540,9 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
                 if not (use_avoid and _is_avoided(st, sp)):
                     count += 1
                     if count == 1:
-                        _write_solution(st, sp, solution)
+                        _write_solution(st, sp, solution, 0)
+                    elif count == 2 and solution.shape[0] >= 162:
+                        _write_solution(st, sp, solution, 81)
                     if count >= limit:
                         return count, guesses
             elif (guesses == 0 and not (randomize or use_avoid)
@@ -527,7 +550,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid):
                 return _search_triads(limit, solution, st)
             else:
                 b, bit = _choose_cell(st, sp)
-                d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid)
+                d = _pick_digit(st, sp, b, bit, randomize, rng, use_avoid, near)
                 # the parent row keeps the alternative "d not in this cell" for later
                 st[sp, _ALT] = 3 * d + b
                 st[sp, _ALT + 1] = bit
@@ -560,15 +583,16 @@ def count_solutions_kernel(puzzle, limit):
     """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""
     solution = np.zeros(81, dtype=np.uint8)
     n, _ = _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack(), puzzle, np.bool_(False))
+                   _new_stack(), puzzle, np.bool_(False), None)
     return n
 
 
 @njit(cache=True, nogil=True)
 def solve_kernel(puzzle, limit, solution):
-    """Count solutions up to ``limit``; first one into ``solution``.  Returns (count, guesses)."""
+    """Count solutions up to ``limit``; first one into ``solution`` (uint8[81]; with
+    uint8[162] the second one too, into ``solution[81:]``).  Returns (count, guesses)."""
     return _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack(), puzzle, np.bool_(False))
+                   _new_stack(), puzzle, np.bool_(False), None)
 
 
 @njit(cache=True, nogil=True)
@@ -578,7 +602,7 @@ def count_solutions_batch_kernel(puzzles, limit, counts):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         counts[i], _ = _search(puzzles[i], np.int64(limit), solution, np.bool_(False), rng, stack, puzzles[i],
-                               np.bool_(False))
+                               np.bool_(False), None)
 
 
 @njit(cache=True, nogil=True)
@@ -587,7 +611,7 @@ def solve_batch_kernel(puzzles, limit, solutions, counts, guesses):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         c, g = _search(puzzles[i], np.int64(limit), solutions[i], np.bool_(False), rng, stack, puzzles[i],
-                       np.bool_(False))
+                       np.bool_(False), None)
         counts[i] = c
         guesses[i] = g
 
@@ -600,7 +624,7 @@ def is_unique_kernel(puzzle):
 @njit(cache=True, nogil=True)
 def random_solution_kernel(puzzle, rng, solution):
     """A solution of ``puzzle`` reached with random branch choices (0 if none)."""
-    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False))
+    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False), None)
     return n
 
 
@@ -611,8 +635,18 @@ def other_solution_kernel(puzzle, avoid, other):
     the uniqueness check (0: unique), and ``other`` then gives an unavoidable set (the
     cells where it differs from the grid); the search tries digits other than the
     grid's first, so a second solution turns up early."""
+    return other_solution_differing_kernel(puzzle, avoid, _NONE, other)
+
+
+@njit(cache=True, nogil=True)
+def other_solution_differing_kernel(puzzle, avoid, cell, other):
+    """:func:`other_solution_kernel` restricted, for ``cell`` >= 0, to the solutions whose
+    ``cell`` differs from ``avoid``.  Deleting the clue of ``cell`` from a unique clue
+    set T of the grid (the minimality and top-down questions) leaves T - {cell} with
+    another solution exactly when one differs there (one agreeing there solves T), and
+    that candidate gone at the root most such questions end in the root propagation."""
     n, _ = _search(puzzle, np.int64(1), other, np.bool_(False), np.zeros(4, dtype=np.uint64), _new_stack(),
-                   avoid, np.bool_(True))
+                   avoid, np.bool_(True), np.int64(cell))
     return n
 
 

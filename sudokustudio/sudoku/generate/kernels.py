@@ -10,8 +10,10 @@
   known: Pr(n+1)/Pr(n) = (n+1)/(81-n), corrected by cf(n) (``correction``).
 
 Every uniqueness check of a clue set of the grid asks the solver core for a
-solution other than the grid (``solver.other_solution_kernel``); bottom-up,
-which has no grid yet, counts solutions.
+solution other than the grid (``solver.other_solution_kernel``; after deleting
+one clue of a unique puzzle, a solution differing at that cell:
+``other_solution_differing_kernel``); bottom-up counts solutions until its
+puzzle is unique, then has its grid.
 
 Speed in the controlled-bias path: the path is a random order of the 81
 cells; the puzzle after k deletions is the grid minus the first k cells.
@@ -32,13 +34,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokustudio.core.cellset import ZERO, add_cell, cell_set, clue_set
+from sudokustudio.core.cellset import ZERO, add_cell, cell_set, clue_set, has_cell, remove_cell
 from sudokustudio.core.rng import rand_below, shuffle_inplace
 from sudokustudio.sudoku.cheap_uas import grid_uas_kernel, two_digit_uas_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import pairswap_grid_kernel, random_grid_kernel
 from sudokustudio.sudoku.minimal import all_clues_needed, fixed_oracle
-from sudokustudio.sudoku.solver import count_solutions_kernel, other_solution_kernel
+from sudokustudio.sudoku.solver import other_solution_differing_kernel, other_solution_kernel, solve_kernel
 from sudokustudio.sudoku.tables import PEERS
 
 SOURCE_CODES = {"solver": 0, "pairswap": 1, "pool": 2}
@@ -50,12 +52,36 @@ _CELLS = np.int64(81)
 
 
 @njit(cache=True, nogil=True)
-def _ua_fully_deleted(ua_lo, ua_hi, n_ua, del_lo, del_hi):
-    """True when some UA lies inside the deleted cells (the puzzle is not unique)."""
+def _deleted_ua(ua_lo, ua_hi, n_ua, del_lo, del_hi):
+    """Index of the first UA inside the deleted cells (the puzzle is not unique), or -1."""
     for i in range(n_ua):
         if (ua_lo[i] & ~del_lo) == ZERO and (ua_hi[i] & ~del_hi) == ZERO:
-            return True
-    return False
+            return i
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _ua_fully_deleted(ua_lo, ua_hi, n_ua, del_lo, del_hi):
+    """True when some UA lies inside the deleted cells (the puzzle is not unique)."""
+    return _deleted_ua(ua_lo, ua_hi, n_ua, del_lo, del_hi) >= 0
+
+
+@njit(cache=True, nogil=True)
+def _swapped_grid(grid, ua_lo, ua_hi, out):
+    """out := the grid with the two digits of a two-digit UA swapped on its cells (the
+    other grid the UA stands for)."""
+    a = 0
+    b = 0
+    for c in range(81):
+        out[c] = grid[c]
+        if has_cell(ua_lo, ua_hi, c):
+            if a == 0:
+                a = grid[c]
+            elif grid[c] != a:
+                b = grid[c]
+    for c in range(81):
+        if has_cell(ua_lo, ua_hi, c):
+            out[c] = a + b - grid[c]
 
 
 @njit(cache=True, nogil=True)
@@ -71,21 +97,19 @@ def _forced_by_peers(puzzle, cell, digit):
 
 @njit(cache=True, nogil=True)
 def _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi):
-    """Next grid of the source and its known UAs; returns how many UAs.
+    """Next grid of the source and its known UAs: (how many, their lo and hi arrays).
 
-    For the pool source the pool grid itself is returned (see module doc)."""
+    For the pool source the pool grid itself is returned (see module doc), and its
+    UAs are the pool's rows (not copied: ~400 of them, and most paths read a few)."""
     if source == 2:
         k = rand_below(rng, pool.shape[0])
         grid[:] = pool[k]
-        n = pool_n[k]
-        lo[:n] = pool_lo[k, :n]
-        hi[:n] = pool_hi[k, :n]
-        return n
+        return pool_n[k], pool_lo[k], pool_hi[k]
     if source == 1:
         pairswap_grid_kernel(rng, grid)
     else:
         random_grid_kernel(rng, grid)
-    return two_digit_uas_kernel(grid, lo, hi, lo.shape[0])
+    return two_digit_uas_kernel(grid, lo, hi, lo.shape[0]), lo, hi
 
 
 @njit(cache=True, nogil=True)
@@ -98,8 +122,13 @@ def _finish_output(rng, source, puzzle, out):
 
 # ---------------------------------------------------------------- top-down
 @njit(cache=True, nogil=True)
-def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
-    """Fill ``out`` (uint8[N, 81]) with top-down minimal puzzles.  Returns solver calls."""
+def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out, certs):
+    """Fill ``out`` (uint8[N, 81]) with top-down minimal puzzles.  Returns solver calls.
+
+    Every clue left was kept because deleting it left another solution, from a
+    two-digit UA or the solver: that grid goes to ``certs[i, c]`` (uint8[N, 81, 81],
+    or no rows: not kept; nor for the pool source, whose outputs are isomorphs), the
+    certificate ``minimal.certifies`` checks."""
     grid = np.zeros(81, dtype=np.uint8)
     lo = np.zeros(MAX_UA, dtype=np.uint64)
     hi = np.zeros(MAX_UA, dtype=np.uint64)
@@ -108,7 +137,7 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
     other = np.zeros(81, dtype=np.uint8)
     calls = 0
     for i in range(out.shape[0]):
-        n_ua = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
+        n_ua, ua_lo, ua_hi = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
         puzzle[:] = grid
         shuffle_inplace(rng, order)
         del_lo = ZERO
@@ -118,13 +147,20 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out):
             d = puzzle[c]
             puzzle[c] = 0
             t_lo, t_hi = add_cell(del_lo, del_hi, c)
+            certify = i < certs.shape[0] and source != 2
             if _forced_by_peers(puzzle, c, d):
                 keep_deleted = True
-            elif _ua_fully_deleted(lo, hi, n_ua, t_lo, t_hi):
-                keep_deleted = False
             else:
-                calls += 1
-                keep_deleted = other_solution_kernel(puzzle, grid, other) == 0
+                u = _deleted_ua(ua_lo, ua_hi, n_ua, t_lo, t_hi)
+                if u >= 0:
+                    keep_deleted = False
+                    if certify:
+                        _swapped_grid(grid, ua_lo[u], ua_hi[u], certs[i, c])
+                else:
+                    calls += 1   # the puzzle was unique: another solution differs at c
+                    keep_deleted = other_solution_differing_kernel(puzzle, grid, c, other) == 0
+                    if not keep_deleted and certify:
+                        certs[i, c] = other
             if keep_deleted:
                 del_lo, del_hi = t_lo, t_hi
             else:
@@ -156,9 +192,15 @@ def _add_random_clue(rng, puzzle):
 
 
 @njit(cache=True, nogil=True)
-def bottom_up_kernel(rng, out, start_clues):
-    """Fill ``out`` with bottom-up (Metcalf) minimal puzzles.  Returns solver calls."""
+def bottom_up_kernel(rng, out, start_clues, certs):
+    """Fill ``out`` with bottom-up (Metcalf) minimal puzzles.  Returns solver calls.
+    ``certs`` as for :func:`top_down_kernel` (the other solutions found in step 9)."""
     puzzle = np.zeros(81, dtype=np.uint8)
+    solutions = np.zeros(162, dtype=np.uint8)   # the first two solutions of the last count
+    solution = np.zeros(81, dtype=np.uint8)
+    other = np.zeros(81, dtype=np.uint8)
+    ua_lo = np.zeros(MAX_UA, dtype=np.uint64)
+    ua_hi = np.zeros(MAX_UA, dtype=np.uint64)
     order = np.arange(81, dtype=np.int64)
     calls = 0
     for i in range(out.shape[0]):
@@ -168,19 +210,28 @@ def bottom_up_kernel(rng, out, start_clues):
             for _ in range(start_clues):
                 _add_random_clue(rng, puzzle)
             calls += 1
-            n = count_solutions_kernel(puzzle, _TWO)
+            n, _ = solve_kernel(puzzle, _TWO, solutions)
             if n == 0:
                 continue          # 3) no solution: start again
-            # 5)-8) add clues until unique, dropping one that kills every solution
+            # 5)-8) add clues until unique, dropping one that kills every solution; a
+            # clue that both known solutions have leaves several (no count needed)
             while n > 1:
                 c = _add_random_clue(rng, puzzle)
+                if puzzle[c] == solutions[c] and puzzle[c] == solutions[81 + c]:
+                    continue
                 calls += 1
-                n = count_solutions_kernel(puzzle, _TWO)
-                if n == 0:
+                n, _ = solve_kernel(puzzle, _TWO, solutions)
+                if n == 0:        # (the two solutions of the puzzle without c stay)
                     puzzle[c] = 0
                     n = 2
             break
-        # 9) visit the clues in random order; remove the redundant ones
+        # 9) visit the clues in random order; remove the redundant ones.  The puzzle is
+        # unique (its solution is ``solutions[:81]``), so without c it has another
+        # solution exactly when one differs from it at c, or when it misses a two-digit
+        # UA of the solution (c alone in it: ~40% of the clues left)
+        solution[:] = solutions[:81]
+        n_ua = two_digit_uas_kernel(solution, ua_lo, ua_hi, ua_lo.shape[0])
+        c_lo, c_hi = clue_set(puzzle)
         shuffle_inplace(rng, order)
         for k in range(81):
             c = order[k]
@@ -188,11 +239,23 @@ def bottom_up_kernel(rng, out, start_clues):
             if d == 0:
                 continue
             puzzle[c] = 0
+            t_lo, t_hi = remove_cell(c_lo, c_hi, c)
             if _forced_by_peers(puzzle, c, d):
+                c_lo, c_hi = t_lo, t_hi
+                continue
+            u = _deleted_ua(ua_lo, ua_hi, n_ua, ~t_lo, ~t_hi)
+            if u >= 0:
+                puzzle[c] = d
+                if i < certs.shape[0]:
+                    _swapped_grid(solution, ua_lo[u], ua_hi[u], certs[i, c])
                 continue
             calls += 1
-            if count_solutions_kernel(puzzle, _TWO) != 1:
+            if other_solution_differing_kernel(puzzle, solution, c, other) != 0:
                 puzzle[c] = d
+                if i < certs.shape[0]:
+                    certs[i, c] = other
+            else:
+                c_lo, c_hi = t_lo, t_hi
         out[i] = puzzle
     return calls
 
@@ -238,7 +301,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
             break
         paths += 1
         since += 1
-        n_ua = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
+        n_ua, ua_lo, ua_hi = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
         # partial Fisher-Yates: only the first 65 deletions can matter (16 clues are never unique)
         for i in range(65):
             j = i + rand_below(rng, 81 - i)
@@ -246,7 +309,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
             order[i] = order[j]
             order[j] = t
         d_lo, d_hi = _deleted_set(order, blind)
-        if _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
+        if _ua_fully_deleted(ua_lo, ua_hi, n_ua, d_lo, d_hi):
             ua_rejects += 1
             continue
         _puzzle_after(grid, order, blind, puzzle)
@@ -262,7 +325,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
             mid = (good + bad) // 2
             d_lo, d_hi = _deleted_set(order, mid)
             unique = False
-            if not _ua_fully_deleted(lo, hi, n_ua, d_lo, d_hi):
+            if not _ua_fully_deleted(ua_lo, ua_hi, n_ua, d_lo, d_hi):
                 _puzzle_after(grid, order, mid, puzzle)
                 calls += 1
                 unique = other_solution_kernel(puzzle, grid, other) == 0
@@ -272,7 +335,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
                 bad = mid
         _puzzle_after(grid, order, good, puzzle)
         # the only candidate of the path; deleting order[good] is known to break uniqueness
-        o = fixed_oracle(grid, peers, units, lo, hi, n_ua)
+        o = fixed_oracle(grid, peers, units, ua_lo, ua_hi, n_ua)
         p_lo, p_hi = clue_set(puzzle)
         skip_lo, skip_hi = cell_set(order[good])
         ok = all_clues_needed(o, puzzle, p_lo, p_hi, skip_lo, skip_hi)
