@@ -363,7 +363,10 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
     solver call either (a set is unique exactly when it holds a minimal one).
     ``counts_by_c[c]`` is increased by the number of c-clue minimals found;
     the first ``out.shape[0]`` are written to ``out``.  Returns the number
-    written.
+    written.  It is long (~106 lines) because the DFS stack, the visited-set
+    table and the found minimals share their state in one loop, and the
+    uniqueness questions are asked inline (a helper asking them would compile
+    the solver again).
     """
     grid = o[0]
     N = grid.shape[0]
