@@ -70,3 +70,12 @@ def test_survo_atlas_predict_only_json(capsys):
     assert main(["survo", "atlas", "3", "4", "--predict-only", "--probes", "300", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["predicted_tables"] > 0 and 0 < out["predicted_rel_err"] < 1 and out["predicted_core_hours"] > 0
+
+
+def test_survo_atlas_probes_zero_runs_without_an_estimate(capsys):
+    """--probes 0 is what the help says: no estimate (it used to be refused)."""
+    assert main(["survo", "atlas", "2", "5", "--probes", "0", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["count"] == 278 and out.get("predicted_tables") is None
+    assert main(["survo", "atlas", "2", "5", "--predict-only", "--probes", "0", "--json"]) == 2
+    assert "--probes > 0" in capsys.readouterr().err

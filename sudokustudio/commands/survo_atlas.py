@@ -32,7 +32,7 @@ def register(survo_sub) -> None:
     p.add_argument("--predict-only", action="store_true",
                    help="only estimate the enumeration (Knuth's random probes): trade-free tables, relative "
                         "error and core-hours on this machine; works for sizes too big to run (e.g. 5 5)")
-    p.add_argument("--probes", type=limits.whole(1, 10_000_000), default=1000, metavar="P",
+    p.add_argument("--probes", type=limits.whole(0, 10_000_000), default=1000, metavar="P",
                    help="random probes of the estimate (default 1000; 0: no estimate)")
     add_run_args(p)
     add_json_arg(p)

@@ -84,9 +84,8 @@ class NoSolutionError(ValueError):
     """Raised by :func:`solve` for a puzzle without a solution."""
 
 
-_NONE = np.int64(-1)   # no cell to differ at (a numpy scalar: one compiled signature)
-# (the count, solve and random kernels pass None instead: their _search is compiled without
-# the differ-at code)
+_NONE = np.int64(-1)   # no cell to differ at (a numpy scalar: one compiled signature of _search;
+# a None here compiled _search twice, +7 CPU-s at first start, for no measurable speed)
 HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 
 
@@ -507,7 +506,7 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
     "has it another solution?").  ``differ_at`` >= 0 (with ``use_avoid``): only
     solutions whose cell ``differ_at`` differs from ``avoid`` (the candidate goes
     at the root, so propagation starts from it), and branches try ``avoid``'s digit
-    first; None (a separate compilation without that code) or -1: no such cell.
+    first; -1: no such cell.
 
     ``st`` is int64[MAX_DEPTH + 2, STATE] work space: row k is the state
     after k pending branches (each row keeps its own pending alternative, so a
@@ -522,13 +521,10 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
         return 0, 0
     if use_avoid:
         _avoid_words(avoid, st)
-        if differ_at is not None:
-            if differ_at >= 0 and avoid[differ_at]:
-                b = differ_at // 27
-                st[0, (3 * (np.int64(avoid[differ_at]) - 1) + b) & 31] &= ~(np.int64(1) << (differ_at - 27 * b))
-    near = False
-    if differ_at is not None:
-        near = differ_at >= 0
+        if differ_at >= 0 and avoid[differ_at]:
+            b = differ_at // 27
+            st[0, (3 * (np.int64(avoid[differ_at]) - 1) + b) & 31] &= ~(np.int64(1) << (differ_at - 27 * b))
+    near = differ_at >= 0
     count = 0
     guesses = 0
     sp = 0
@@ -583,7 +579,7 @@ def count_solutions_kernel(puzzle, limit):
     """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""
     solution = np.zeros(81, dtype=np.uint8)
     n, _ = _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack(), puzzle, np.bool_(False), None)
+                   _new_stack(), puzzle, np.bool_(False), _NONE)
     return n
 
 
@@ -592,7 +588,7 @@ def solve_kernel(puzzle, limit, solution):
     """Count solutions up to ``limit``; first one into ``solution`` (uint8[81]; with
     uint8[162] the second one too, into ``solution[81:]``).  Returns (count, guesses)."""
     return _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   _new_stack(), puzzle, np.bool_(False), None)
+                   _new_stack(), puzzle, np.bool_(False), _NONE)
 
 
 @njit(cache=True, nogil=True)
@@ -602,7 +598,7 @@ def count_solutions_batch_kernel(puzzles, limit, counts):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         counts[i], _ = _search(puzzles[i], np.int64(limit), solution, np.bool_(False), rng, stack, puzzles[i],
-                               np.bool_(False), None)
+                               np.bool_(False), _NONE)
 
 
 @njit(cache=True, nogil=True)
@@ -611,7 +607,7 @@ def solve_batch_kernel(puzzles, limit, solutions, counts, guesses):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         c, g = _search(puzzles[i], np.int64(limit), solutions[i], np.bool_(False), rng, stack, puzzles[i],
-                       np.bool_(False), None)
+                       np.bool_(False), _NONE)
         counts[i] = c
         guesses[i] = g
 
@@ -624,7 +620,7 @@ def is_unique_kernel(puzzle):
 @njit(cache=True, nogil=True)
 def random_solution_kernel(puzzle, rng, solution):
     """A solution of ``puzzle`` reached with random branch choices (0 if none)."""
-    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False), None)
+    n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, _new_stack(), puzzle, np.bool_(False), _NONE)
     return n
 
 
