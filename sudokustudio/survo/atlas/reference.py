@@ -8,7 +8,8 @@ from sudokustudio.survo.atlas.result import AtlasResult
 
 #: S(m, n) of REFERENCES.md (Mustonen), keyed by (m, n) with m <= n.
 KNOWN_COUNTS = {(2, 2): 1, (2, 3): 18, (2, 4): 62, (2, 5): 278, (2, 6): 1146, (2, 7): 5706, (2, 10): 843476,
-                (3, 3): 38, (3, 4): 583, (3, 5): 5337, (4, 4): 5327, (4, 5): 257773}
+                (3, 3): 38, (3, 4): 583, (3, 5): 5337, (3, 6): 55815, (3, 7): 617658, (4, 4): 5327,
+                (4, 5): 257773}
 
 #: Seed 001's tables for the 5327 open 4×4 puzzles.
 SEED_SWAPS_4x4 = [85, 262, 522, 977, 1271, 1222, 696, 255, 36, 1]
