@@ -36,11 +36,10 @@ TWO_ROW_CORE_SECONDS = {7: 0.05, 8: 0.3, 9: 3.5, 10: 65.0}
 
 
 def size_label(m: int, n: int) -> str:
+    if (m, n) in PREDICT_SIZES:   # (no S here: the label would widen the size box and the window)
+        return f"{m}×{n}   (prediction only)"
     known = A.KNOWN_COUNTS.get((m, n))
-    text = f"{m}×{n}" + (f"   (S = {known:,})" if known else "")
-    if (m, n) in PREDICT_SIZES:
-        text += "   (prediction only)"
-    return text
+    return f"{m}×{n}" + (f"   (S = {known:,})" if known else "")
 
 
 @dataclass(frozen=True)

@@ -1,14 +1,12 @@
-"""Atlas view (inside the Survo tab): enumerate every uniquely solvable open
-m×n Survo puzzle, see the distributions of the minimum swaps from the
-product setup and of the initial W, seed 001's 4×4 tables beside the
-computed ones and this size's tables (swaps, W against < k swaps, solved at
-once, chi-square range, random start), the progress per partition, the
-predicted cost before a run and how good it was after; export the tables as
-CSV and double-click a puzzle to play it on the board.
+"""Atlas view (inside the Survo tab): enumerate every uniquely solvable open m×n Survo puzzle,
+see the distributions of the minimum swaps from the product setup and of the initial W, seed
+001's 4×4 tables beside the computed ones and this size's tables (swaps, W against < k swaps,
+solved at once, chi-square range, random start), the progress per partition, the predicted cost
+before a run and how good it was after; export the tables as CSV and double-click a puzzle to
+play it on the board.
 
-A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the
-sizes, the prediction, the run and the table rows; the view draws them on a
-timer (4 Hz), never per batch."""
+A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the sizes, the prediction,
+the run and the table rows; the view draws them on a timer (4 Hz), never per batch."""
 from __future__ import annotations
 
 import numpy as np
