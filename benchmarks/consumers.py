@@ -41,18 +41,29 @@ WORKLOADS = {
 }
 
 
+def _module(name: str, older: str):
+    """``sudokustudio.sudoku.<name>``, or ``<older>`` in checkouts from before the
+    package split (so ``--vs`` reaches back to the start of the solver work)."""
+    import importlib
+    try:
+        return importlib.import_module(f"sudokustudio.sudoku.{name}")
+    except ModuleNotFoundError:
+        return importlib.import_module(f"sudokustudio.sudoku.{older}")
+
+
 def _job(name: str):
     """(job, units of one batch or None to read them from the result, seed)."""
     if name in ("top-down", "bottom-up"):
-        from sudokustudio.sudoku.generate import GeneratorJob
+        GeneratorJob = _module("generate", "generators").GeneratorJob
         n = 200 if name == "top-down" else 100
         return GeneratorJob(name, per_batch=n, difficulty=[]), n
     if name == "controlled-bias":
-        from sudokustudio.sudoku.generate import GeneratorJob, ua_pool
-        ua_pool(256, 2009)
+        gen = _module("generate", "generators")
+        GeneratorJob = gen.GeneratorJob
+        gen.ua_pool(256, 2009)
         return GeneratorJob("controlled-bias", per_batch=20_000, difficulty=[]), 20_000
     if name == "subsets-30":
-        from sudokustudio.sudoku.estimate import MinimalsJob
+        MinimalsJob = _module("estimate", "estimators").MinimalsJob
         job = MinimalsJob("subsets", s=30, grids_per_batch=400)
         return job, 400
     if name == "ua-16":
