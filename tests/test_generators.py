@@ -163,6 +163,35 @@ def test_controlled_bias_clue_statistics_match_seed_002():
     assert 5e4 < d["tries_per_puzzle"] < 2e6        # seed 002: ~257,000 grids per puzzle
 
 
+@pytest.mark.parametrize("blind", [36, 42, 46])
+def test_last_unique_step_is_the_first_break_of_uniqueness_on_the_path(blind):
+    """The controlled-bias bisection (UAs, the solver, and the jump to the last deleted
+    cell of another solution) against testing every step of the path."""
+    from sudokustudio.sudoku.generate import ua_pool
+    from sudokustudio.sudoku.generate.kernels import last_unique_step
+
+    pool, pool_lo, pool_hi, pool_n = ua_pool(4, 11)
+    rng = np.random.default_rng(blind)
+    seen = set()
+    for trial in range(60):
+        g = trial % 4
+        grid, lo, hi = pool[g], pool_lo[g], pool_hi[g]
+        order = rng.permutation(81).astype(np.int64)
+        work = [np.zeros(81, np.uint8), np.zeros(81, np.uint8), np.zeros(81, np.int64)]
+        step, calls = last_unique_step(grid, order, blind, lo, hi, pool_n[g], *work)
+        unique = []
+        for k in range(blind, 66):
+            p = grid.copy()
+            p[order[:k]] = 0
+            unique.append(count_solutions(p, 2) == 1)
+        assert not unique[-1] and unique == sorted(unique, reverse=True)   # monotone along the path
+        expected = blind + sum(unique) - 1 if unique[0] else -1
+        assert step == expected, (trial, step, expected)
+        assert 1 <= calls <= 1 + 6
+        seen.add(step if step < 0 else "unique")
+    assert seen == {-1, "unique"}      # both outcomes were exercised
+
+
 def test_weighted_subsets_mean_matches_real_value():
     from sudokustudio.sudoku.generate import WeightedSubsetsJob
 

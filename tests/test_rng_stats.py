@@ -4,7 +4,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings as hsettings, strategies as st
 
-from sudokustudio.core.rng import batch_seed, next_u64, rand_below, rand_float, seed_state, shuffle_inplace
+from sudokustudio.core.rng import (batch_seed, next_u64, rand_below, rand_float, seed_state, shuffle_inplace,
+                                   shuffle_tail)
 from sudokustudio.core.stats import (Moments, PowerSums, kurtosis_standard_error, relative_error,
                                      skewness_standard_error)
 
@@ -39,6 +40,26 @@ def test_shuffle_is_permutation():
     a = np.arange(50)
     shuffle_inplace(s, a)
     assert sorted(a) == list(range(50)) and list(a) != list(range(50))
+
+
+@pytest.mark.parametrize("n,k", [(6, 3), (5, 2), (4, 4), (5, 5)])
+def test_shuffle_tail_draws_every_ordered_sample_equally_often(n, k):
+    """The tail is a uniform ordered k-sample (odd and even k: draws come in pairs),
+    and the array stays a permutation of what it held."""
+    s = seed_state(np.uint64(n * 10 + k))
+    a = np.arange(n)
+    cells = math.perm(n, k)
+    per = 400
+    counts = {}
+    for _ in range(cells * per):
+        shuffle_tail(s, a, k)
+        assert sorted(a) == list(range(n))
+        key = tuple(a[n - k:])
+        counts[key] = counts.get(key, 0) + 1
+    assert len(counts) == cells
+    chi2 = sum((c - per) ** 2 / per for c in counts.values())
+    dof = cells - 1
+    assert chi2 < dof + 5 * math.sqrt(2 * dof), (chi2, dof)
 
 
 def _direct(x, w=None):

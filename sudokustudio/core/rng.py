@@ -74,6 +74,29 @@ def shuffle_inplace(state, arr):
         arr[j] = tmp
 
 
+@njit(cache=True, nogil=True)
+def shuffle_tail(state, arr, k):
+    """``arr[n-k:]`` := a uniform random ordered sample of ``k`` of the entries of ``arr``
+    (the first ``n-k`` places keep the others, in no particular order): the last ``k``
+    steps of :func:`shuffle_inplace`, two draws per 64-bit output (each is the 32-bit
+    multiply-shift of :func:`rand_below`), for kernels that draw millions of samples."""
+    n = arr.shape[0]
+    i = n - 1
+    while i >= n - k and i > 0:
+        x = next_u64(state)
+        j = np.int64(((x >> _U64(32)) * _U64(i + 1)) >> _U64(32))
+        tmp = arr[i]
+        arr[i] = arr[j]
+        arr[j] = tmp
+        i -= 1
+        if i >= n - k and i > 0:
+            j = np.int64(((x & _U64(0xFFFFFFFF)) * _U64(i + 1)) >> _U64(32))
+            tmp = arr[i]
+            arr[i] = arr[j]
+            arr[j] = tmp
+            i -= 1
+
+
 def batch_seed(run_seed: int, batch_index: int) -> int:
     """The 64-bit seed of batch ``batch_index`` of a run.
 

@@ -173,7 +173,10 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
 
     Clues in the skip set are known to be needed and not tested; nor is a clue
     that is alone in a cached unavoidable set.  ``work`` is restored.  ``work``
-    must be unique: each deletion is tested by :func:`is_unique_without`."""
+    must be unique: each deletion is then a question for the solver alone
+    (:func:`solver_says_unique`), since a cached UA missed by ``work`` minus x
+    holds no clue but x, so x was taken as needed (and one learned on the way
+    while testing y holds y)."""
     grid, ua_lo, ua_hi, ua_n = o[0], o[3], o[4], o[5]
     need_lo = skip_lo
     need_hi = skip_hi
@@ -188,8 +191,7 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
         if work[x] == 0 or has_cell(need_lo, need_hi, x):
             continue
         work[x] = 0
-        a, b = remove_cell(lo, hi, x)
-        u = is_unique_without(o, work, a, b, x)
+        u = solver_says_unique(o, work, x)
         work[x] = grid[x]
         if u:
             return False

@@ -20,10 +20,14 @@ cells; the puzzle after k deletions is the grid minus the first k cells.
 Uniqueness is monotone along a path, so instead of testing every step we
 (1) reject at once when the first ``blind`` deletions remove a whole known
 unavoidable set (UA) of the grid, (2) test the (81-blind)-clue puzzle,
-(3) binary-search the first non-unique step (UAs answer many probes), and
+(3) binary-search the first non-unique step (UAs answer many probes; a
+second solution found moves the upper end to the step that deletes the last
+cell where it differs from the grid), and
 (4) test minimality only for the one puzzle just before it, which is the only
 candidate on the path (every earlier one has a unique one-clue-smaller
-successor).  UAs with one clue left certify that clue as necessary.
+successor).  UAs with one clue left certify that clue as necessary.  Only the
+set of the first ``blind`` deletions matters, not their order, so a path draws
+just the 81 - blind clues kept, in order (``shuffle_tail``).
 With the "pool" source the path runs on the pool grid itself and only the
 output puzzle is mapped through a random isomorph: isomorphs preserve
 uniqueness and minimality and the deletion order is uniform, so this is the
@@ -34,8 +38,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokustudio.core.cellset import ZERO, add_cell, cell_set, clue_set, has_cell, remove_cell
-from sudokustudio.core.rng import rand_below, shuffle_inplace
+from sudokustudio.core.cellset import FULL_HI81, FULL_LO, ZERO, add_cell, cell_set, clue_set, has_cell, remove_cell
+from sudokustudio.core.rng import rand_below, shuffle_inplace, shuffle_tail
 from sudokustudio.sudoku.cheap_uas import grid_uas_kernel, two_digit_uas_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import pairswap_grid_kernel, random_grid_kernel
@@ -278,6 +282,46 @@ def _puzzle_after(grid, order, k, puzzle):
 
 
 @njit(cache=True, nogil=True)
+def last_unique_step(grid, order, blind, ua_lo, ua_hi, n_ua, puzzle, other, position):
+    """The path's last unique step: the largest k in blind..64 whose puzzle (the grid
+    minus the cells ``order[:k]``) is unique, or -1 when the ``blind`` step is not
+    unique; and the solver calls it took.  ``puzzle``, ``other`` (uint8[81]) and
+    ``position`` (int64[81]) are work space.
+
+    By bisection, UAs first, then the solver (81 - 16 deletions leave 16 clues: never
+    unique).  Another solution found after mid deletions differs from the grid only
+    in deleted cells, so the puzzle is already not unique once the last of them is
+    deleted: the upper end drops to that step."""
+    _puzzle_after(grid, order, blind, puzzle)
+    calls = 1
+    if other_solution_kernel(puzzle, grid, other) != 0:
+        return -1, calls
+    for j in range(81):
+        position[order[j]] = j
+    good = blind
+    bad = 65
+    while bad - good > 1:
+        mid = (good + bad) // 2
+        d_lo, d_hi = _deleted_set(order, mid)
+        unique = False
+        if not _ua_fully_deleted(ua_lo, ua_hi, n_ua, d_lo, d_hi):
+            _puzzle_after(grid, order, mid, puzzle)
+            calls += 1
+            unique = other_solution_kernel(puzzle, grid, other) == 0
+            if not unique:
+                last = good
+                for c in range(81):
+                    if other[c] != grid[c] and position[c] > last:
+                        last = position[c]
+                mid = last + 1
+        if unique:
+            good = mid
+        else:
+            bad = mid
+    return good, calls
+
+
+@njit(cache=True, nogil=True)
 def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, units, blind, n_paths,
                            out, tries_out, counters):
     """Run ``n_paths`` controlled-bias paths (one grid each); write the minimal
@@ -291,6 +335,7 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
     lo = np.zeros(MAX_UA, dtype=np.uint64)
     hi = np.zeros(MAX_UA, dtype=np.uint64)
     order = np.arange(81, dtype=np.int64)
+    position = np.zeros(81, dtype=np.int64)
     found = 0
     since = 0
     calls = 0
@@ -302,37 +347,20 @@ def controlled_bias_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, peers, u
         paths += 1
         since += 1
         n_ua, ua_lo, ua_hi = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
-        # partial Fisher-Yates: only the first 65 deletions can matter (16 clues are never unique)
-        for i in range(65):
-            j = i + rand_below(rng, 81 - i)
-            t = order[i]
-            order[i] = order[j]
-            order[j] = t
-        d_lo, d_hi = _deleted_set(order, blind)
-        if _ua_fully_deleted(ua_lo, ua_hi, n_ua, d_lo, d_hi):
+        # the path: order[:blind] is the blind deletions (a set: their order never matters),
+        # order[blind:] the clues kept, in the order they would be deleted next
+        shuffle_tail(rng, order, 81 - blind)
+        k_lo = ZERO
+        k_hi = ZERO
+        for j in range(blind, 81):
+            k_lo, k_hi = add_cell(k_lo, k_hi, order[j])
+        if _ua_fully_deleted(ua_lo, ua_hi, n_ua, FULL_LO ^ k_lo, FULL_HI81 ^ k_hi):
             ua_rejects += 1
             continue
-        _puzzle_after(grid, order, blind, puzzle)
-        calls += 1
-        if other_solution_kernel(puzzle, grid, other) != 0:
+        good, n_calls = last_unique_step(grid, order, blind, ua_lo, ua_hi, n_ua, puzzle, other, position)
+        calls += n_calls
+        if good < 0:
             continue
-        # first non-unique step in (good, bad] (81 - 16 deletions leave 16 clues: never unique),
-        # by bisection: UAs first, then the solver (written here: a helper calling the
-        # solver would compile it again)
-        good = blind
-        bad = 65
-        while bad - good > 1:
-            mid = (good + bad) // 2
-            d_lo, d_hi = _deleted_set(order, mid)
-            unique = False
-            if not _ua_fully_deleted(ua_lo, ua_hi, n_ua, d_lo, d_hi):
-                _puzzle_after(grid, order, mid, puzzle)
-                calls += 1
-                unique = other_solution_kernel(puzzle, grid, other) == 0
-            if unique:
-                good = mid
-            else:
-                bad = mid
         _puzzle_after(grid, order, good, puzzle)
         # the only candidate of the path; deleting order[good] is known to break uniqueness
         o = fixed_oracle(grid, peers, units, ua_lo, ua_hi, n_ua)
