@@ -131,8 +131,20 @@ def execute(job, seed: int, *, n_batches: int | None = None, seconds: float | No
 
     ``progress(snapshot) -> str`` adds text to the terminal progress bar.
     """
-    from sudokustudio.jobs.run import run_batches
+    from sudokustudio.jobs.run import Run, StopRules
 
+    rules = StopRules(batches=n_batches, seconds=seconds, units=units)
+    if not rules.to_dict() and job.n_batches() is None:
+        raise ValueError("an open-ended job needs a stop rule (batches, seconds, units or rel_err)")
+    return execute_run(Run(job, seed, rules), threads=threads, scheduler=scheduler, label=label,
+                       progress=progress)
+
+
+def execute_run(run, *, threads: int = 2, scheduler: str | None = None, label: str = "running", progress=None):
+    """:func:`execute` for a run made by the caller (e.g. a stored one to resume)."""
+    from sudokustudio.jobs.run import RunOutcome
+
+    n_batches, seconds = run.rules.batches, run.rules.seconds
     bar = ProgressBar(label, total=n_batches if n_batches else seconds)
 
     def listener(event, run):
@@ -147,6 +159,7 @@ def execute(job, seed: int, *, n_batches: int | None = None, seconds: float | No
         else:
             bar.update(snap.units if snap.unit != "batches" else snap.batches, extra)
 
+    run.listener = listener
     executor = None
     try:
         if scheduler:
@@ -156,8 +169,9 @@ def execute(job, seed: int, *, n_batches: int | None = None, seconds: float | No
                 executor = DaskExecutor.connect(scheduler)
             except RuntimeError as exc:  # no Dask installed: say how to get it
                 raise ValueError(str(exc)) from exc
-        return run_batches(job, seed, n_batches, seconds=seconds, units=units, workers=max(1, threads),
-                           executor=executor, listener=listener)
+        snap = run.run(executor, workers=max(1, threads))
+        return RunOutcome(snap.total, snap.batches, snap.session_seconds, snap.status, list(snap.errors), snap,
+                          run)
     finally:
         bar.close()
         if executor is not None:

@@ -1,11 +1,13 @@
 """``sudokustudio-cli ua harvest|search GRID``: unavoidable sets of a grid and
-the few-clue puzzle search (seed 004)."""
+the few-clue puzzle search (seed 004); ``ua census FILE``: that search over a
+file of grids, resumable from a run store."""
 from __future__ import annotations
 
 import sys
 import time
 
-from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
+from sudokustudio.commands.common import (add_json_arg, add_run_args, execute, execute_run, print_json,
+                                          work_started)
 from sudokustudio.core import limits
 
 MIN_UA, MAX_UA, MAX_CLUES = limits.UA_MIN_SIZE, limits.UA_MAX_SIZE, limits.UA_MAX_CLUES
@@ -50,6 +52,27 @@ def register(sub) -> None:
     add_run_args(s)
     add_json_arg(s)
     s.set_defaults(func=run_search)
+
+    c = sp.add_parser("census", help="the few-clue search over every grid of a file (resumable)",
+                      description="Search every grid of FILE for the minimal puzzles with at most K clues, "
+                                  "a grid per batch, and report what was found and the CPU seconds per grid. "
+                                  "With --store the run is kept, and --resume ID carries on a stopped or "
+                                  "crashed one where it left off.")
+    c.add_argument("file", metavar="FILE", nargs="?", help="solution grids, one per line (not with --resume)")
+    c.add_argument("--clues", type=limits.whole(1, MAX_CLUES), default=16, metavar="K",
+                   help=f"at most this many clues, 1..{MAX_CLUES} (default 16)")
+    c.add_argument("--max-size", type=limits.whole(MIN_UA, MAX_UA), default=12,
+                   help=f"largest harvested UA size, {MIN_UA}..{MAX_UA} (default 12)")
+    c.add_argument("--first", type=limits.whole(1, 10**9), default=None, metavar="N",
+                   help="only the first N grids of the file")
+    c.add_argument("--store", metavar="PATH", default=None,
+                   help="keep the run in this run store (default with --resume: the app's store)")
+    c.add_argument("--resume", type=limits.whole(1, 2**62), default=None, metavar="ID",
+                   help="carry on stored run ID (its grids and options are the stored ones)")
+    c.add_argument("--csv", metavar="OUT", default=None, help="write one row per grid searched")
+    add_run_args(c)
+    add_json_arg(c)
+    c.set_defaults(func=run_census)
 
 
 def _grid_arg(text: str):
@@ -124,3 +147,65 @@ def run_search(args) -> int:
           f"{out['uas_added']:,} UAs found on the way; {out['seconds']:.2f} s"
           + ("" if out["complete"] else " (INCOMPLETE)"))
     return 0 if out["complete"] else 1
+
+
+def run_census(args) -> int:
+    from sudokustudio.commands.common import check_outputs
+    from sudokustudio.jobs.run import Run, StopRules
+    from sudokustudio.jobs.store import RunStore, StoreError
+    from sudokustudio.sudoku.unavoidable import UACensusJob, read_grids, warm_up
+
+    if (args.file is None) == (args.resume is None):
+        raise ValueError("give a FILE of grids, or --resume ID of a stored census (not both)")
+    check_outputs((args.csv, "--csv"))
+    try:
+        store = RunStore(args.store) if (args.store or args.resume) else None
+        if args.resume:
+            run = Run.open(store, args.resume)
+            if run.job.kind != UACensusJob.kind:
+                raise ValueError(f"--resume: run {args.resume} is a {run.job.kind} run, not a census")
+            run.set_rules(StopRules(batches=run.job.n_batches()))   # every grid, whatever it was stopped by
+        else:
+            grids = read_grids(args.file)
+            job = UACensusJob(grids[:args.first] if args.first else grids, args.clues, args.max_size)
+            run = Run.create(job, 1, StopRules(batches=job.n_batches()), store=store, name=f"census {args.file}")
+    except StoreError as exc:
+        raise ValueError(f"--resume: {exc}" if args.resume else f"--store: {exc}") from exc
+    job = run.job
+    warm_up()  # loads the UA kernels (start-up, not search time)
+    t0 = work_started()
+    outcome = execute_run(run, threads=args.threads, scheduler=args.scheduler, label="ua census",
+                          progress=lambda snap: f"{len(snap.total['found'])} found")
+    out = job.describe(outcome.total)
+    out["run_id"] = run.run_id
+    out["seconds"] = round(time.perf_counter() - t0, 6)
+    out["complete"] = out["grids_done"] == out["grids"] and not outcome.errors
+    for err in outcome.errors:
+        print(err, file=sys.stderr)
+    if args.csv:
+        _write_census_csv(args.csv, job, out["rows"])
+    if args.json:
+        print_json(out)
+        return 0 if out["complete"] else 1
+    for p in out["puzzles"]:
+        print(p)
+    cpu = out.get("grid_cpu")
+    spread = (f"; CPU-s per grid: median {cpu['median']:.2f}, quartiles {cpu['q1']:.2f}-{cpu['q3']:.2f}, "
+              f"max {cpu['max']:.2f}") if cpu else ""
+    print(f"{len(out['puzzles'])} minimal puzzles with at most {job.spec['clues']} clues in "
+          f"{out['grids_done']} of {out['grids']} grids{spread}; {out['seconds']:.1f} s"
+          + (f"; run {run.run_id}" if run.run_id else "")
+          + ("" if out["complete"] else " (INCOMPLETE" + (f": --resume {run.run_id}" if run.run_id else "") + ")"))
+    return 0 if out["complete"] else 1
+
+
+def _write_census_csv(path, job, rows) -> None:
+    import csv
+
+    from sudokustudio.sudoku.unavoidable.census import COLUMNS
+
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(COLUMNS[:1] + ("solution",) + COLUMNS[1:])
+        for r in rows:
+            w.writerow([r["grid"] + 1, job.spec["grids"][r["grid"]]] + [r[k] for k in COLUMNS[1:]])

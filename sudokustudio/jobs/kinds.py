@@ -15,6 +15,7 @@ JOB_MODULES: dict[str, str] = {
     "rating": "sudokustudio.sudoku.rating.jobs",
     "ua_search": "sudokustudio.sudoku.unavoidable.jobs",
     "ua_harvest": "sudokustudio.sudoku.unavoidable.jobs",
+    "ua_census": "sudokustudio.sudoku.unavoidable.census",
     "survo_atlas": "sudokustudio.survo.atlas",
 }
 
