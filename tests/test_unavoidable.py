@@ -216,3 +216,46 @@ def test_cli_harvest_and_search_json(capsys, seventeens):
     assert format_puzzle(p) in out["puzzles"] and out["nodes"] > 0 and out["complete"]
     assert main(["ua", "search", g, "--clues", "17", "--force", "..q"]) == 2
     assert "--force" in capsys.readouterr().err
+
+
+def test_refilling_digit_by_digit_finds_what_the_general_search_finds():
+    """The harvest's digit-template refilling against the general candidate search:
+    the same number of other solutions and the same difference sets, on the
+    harvest's own cell sets (digit sets, band pairs, bands, random sets) and on
+    random sets of 20..50 cells."""
+    from sudokustudio.core.cellset import from_cells
+    from sudokustudio.sudoku.generic import search_g
+    from sudokustudio.sudoku.tables import geometry
+    from sudokustudio.sudoku.unavoidable.harvest import (MAX_TEMPLATES, harvest_cell_sets, refillings_kernel,
+                                                         restrict)
+
+    _, peers, units = geometry(3, 3)
+    rng = np.random.default_rng(7)
+    t_lo = np.empty((10, MAX_TEMPLATES), dtype=np.uint64)
+    t_hi = np.empty((10, MAX_TEMPLATES), dtype=np.uint64)
+    checked = 0
+    for seed in (3, 11):
+        g = random_grid(seed)
+        lo, hi = harvest_cell_sets(g, seed=seed, random_sets=40)
+        extra = [from_cells(rng.choice(81, size=int(rng.integers(20, 51)), replace=False)) for _ in range(60)]
+        sets = list(zip(lo.tolist(), hi.tolist())) + extra
+        for a, b in sets[::3]:
+            a, b = np.uint64(a), np.uint64(b)
+            mine = (np.empty(20000, np.uint64), np.empty(20000, np.uint64), np.zeros(1, np.int64))
+            n = refillings_kernel(g, a, b, 20000, 81, *mine, t_lo, t_hi)
+            theirs = (np.empty(20000, np.uint64), np.empty(20000, np.uint64), np.zeros(1, np.int64))
+            puzzle = np.empty(81, np.uint8)
+            restrict(g, ~a, ~b & np.uint64((1 << 17) - 1), puzzle)
+            m = search_g(puzzle, peers, units, 20000, g, np.empty(81, np.uint8), *theirs, 81)
+            assert n == m
+            if n == 20000:      # both stopped at the cap, each after its own first 20,000
+                continue
+            k, j = mine[2][0], theirs[2][0]
+            assert sorted(zip(mine[0][:k], mine[1][:k])) == sorted(zip(theirs[0][:j], theirs[1][:j]))
+            checked += 1
+    assert checked > 150
+    # past the template room nothing is written and the harvest takes the general search
+    room = (np.empty(100, np.uint64), np.empty(100, np.uint64), np.zeros(1, np.int64))
+    a, b = lo[200], hi[200]    # a four-digit set: every digit has several templates
+    assert refillings_kernel(g, a, b, 20000, 81, *room, t_lo[:, :1].copy(), t_hi[:, :1].copy()) == -1
+    assert room[2][0] == 0
