@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokustudio.core.bits import lowest_index64
+from sudokustudio.core.bits import lowest_index64, popcount64
 from sudokustudio.survo.atlas.trades import mark_two_row_triples, three_col_trade, three_row_trade
 
 
@@ -172,16 +172,16 @@ def _place(i, k, m, n, plan, rows, grid, trades, span2):
             for mask in range(bi):
                 colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
     # the arrangements of each later row that pair trade-free with this one
-    compose = plan.compose
+    compose_t = plan.compose_t
     placed_list = rows.placed_list
     placed_count = rows.placed_count
     composed = grid.composed
     for i2 in range(i + 1, m):
         for w in range(n_words):
             composed[i, i2, w] = 0
-        if compose.shape[0] > 1:
+        if compose_t.shape[0] > 1:
             for t in range(placed_count[i, i2]):
-                rank = compose[placed_list[i, i2, t], k]
+                rank = compose_t[k, placed_list[i, i2, t]]
                 composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
         else:
             for t in range(placed_count[i, i2]):
@@ -193,9 +193,106 @@ def _place(i, k, m, n, plan, rows, grid, trades, span2):
 
 
 @njit(cache=True, nogil=True)
-def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pair_count, cand, composed, T,
-                      colsub, forbid, opt, half_a, half_b, seen, seen_count, marks, stamps,
-                      keys, nkeys, bits, cs_sorted, sorted_r_desc):
+def _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc):
+    """A trade-free table (column sums colbase + x): append its encoded sorted column sums to
+    ``keys`` while there is room (m = n keeps only the orientation of REFERENCES.md); returns
+    the new key count."""
+    for j in range(n):   # insertion sort, no allocation
+        s = colbase[j] + x[j]
+        k = j
+        while k > 0 and cs_sorted[k - 1] > s:
+            cs_sorted[k] = cs_sorted[k - 1]
+            k -= 1
+        cs_sorted[k] = s
+    if m == n:
+        # orientation: r sorted decreasingly must be lexicographically smaller
+        for k in range(m):
+            a = sorted_r_desc[k]
+            b = cs_sorted[n - 1 - k]
+            if a != b:
+                if a > b:
+                    return nkeys
+                break
+    if nkeys < keys.shape[0]:
+        key = np.int64(0)
+        for k in range(n):
+            key = (key << bits) | cs_sorted[k]
+        keys[nkeys] = key
+    return nkeys + 1
+
+
+@njit(cache=True, nogil=True)
+def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, base, pair_list, pair_count, pair_mask, forbid,
+              T, colbase, x, keys, nkeys, bits, cs_sorted, sorted_r_desc):
+    """Every trade-free completion of rows 0..m-2 by the last row; returns the new key count.
+
+    ``base``: the last row's arrangements that pair trade-free with rows
+    0..m-3; with row m-2 (arrangement ``prev``, -1 when it is row 0) the
+    trade-free pairings ``pair_list[:pair_count]`` (bit set ``pair_mask``)
+    must match too.  Of the two lists the shorter is walked and the other
+    tested by one bit: the pairings composed with ``prev``, or the
+    arrangements of ``base`` whose pairing with row m-2 (arrangement ∘
+    prev⁻¹) is tested.  Then the column-pair test (``forbid``) and the key.
+    """
+    N = m * n
+    last = m - 1
+    n_words = base.shape[0]
+    nb = 0
+    for w in range(n_words):
+        nb += popcount64(np.uint64(base[w]))
+    if nb == 0:
+        return nkeys
+    for j in range(n):
+        s = 0
+        for earlier in range(last):
+            s += T[earlier, j]
+        colbase[j] = s
+    walk_pairs = prev >= 0 and pair_count < nb
+    inv_prev = inverse[prev] if prev >= 0 else 0
+    w = 0
+    word = base[0]
+    t = 0
+    while True:
+        if walk_pairs:
+            if t == pair_count:
+                break
+            q = pair_list[t]
+            t += 1
+            k = compose_t[prev, q] if compose_t.shape[0] > 1 else compose_rank(perms, fact, q, prev, n)
+            if not (base[k >> 6] >> (k & 63)) & 1:
+                continue
+        else:
+            while word == 0 and w + 1 < n_words:
+                w += 1
+                word = base[w]
+            if word == 0:
+                break
+            low = word & -word
+            word ^= low
+            k = w * 64 + lowest_index64(np.uint64(low))
+            if prev >= 0:
+                q = compose_t[inv_prev, k] if compose_t.shape[0] > 1 else compose_rank(perms, fact, k, inv_prev, n)
+                if not (pair_mask[q >> 6] >> (q & 63)) & 1:
+                    continue
+        for j in range(n):
+            x[j] = vals[last, perms[k, j]]
+        good = True
+        for a in range(n):
+            for b in range(a + 1, n):
+                if (forbid[a * n + b] >> (x[a] - x[b] + N - 1)) & 1:
+                    good = False
+                    break
+            if not good:
+                break
+        if good:
+            nkeys = _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc)
+    return nkeys
+
+
+@njit(cache=True, nogil=True)
+def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, row0_mask, pair_list, pair_count,
+                      last_pair_mask, cand, composed, T, colsub, forbid, opt, half_a, half_b, seen, seen_count,
+                      marks, stamps, keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     The search's hot loop, kept whole (long) with its arrays as plain arguments:
@@ -218,6 +315,9 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
     N = m * n
     n_words = cand.shape[1]
     cand_cursor = np.zeros(m, np.int64)
+    placed_k = np.zeros(m, np.int64)
+    colbase = np.zeros(n, np.int64)
+    x_last = np.zeros(n, np.int64)
     for j in range(n):
         T[0, j] = vals[0, j]
     for a in range(n):
@@ -229,43 +329,13 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
     i = 1
     entering = True
     while i >= 1:
-        if i == m:
-            # a trade-free table: record its sorted column sums (insertion sort, no allocation)
-            for j in range(n):
-                s = 0
-                for earlier in range(m):
-                    s += T[earlier, j]
-                k = j
-                while k > 0 and cs_sorted[k - 1] > s:
-                    cs_sorted[k] = cs_sorted[k - 1]
-                    k -= 1
-                cs_sorted[k] = s
-            keep = True
-            if m == n:
-                # orientation: r sorted decreasingly must be lexicographically smaller
-                for k in range(m):
-                    a = sorted_r_desc[k]
-                    b = cs_sorted[n - 1 - k]
-                    if a != b:
-                        keep = a < b
-                        break
-            if keep:
-                if nkeys < keys.shape[0]:
-                    key = np.int64(0)
-                    for k in range(n):
-                        key = (key << bits) | cs_sorted[k]
-                    keys[nkeys] = key
-                nkeys += 1
-            i -= 1
-            entering = False
-            continue
         if entering:
             entering = False
             cand_cursor[i] = 0
             nonempty = False
             for w in range(n_words):
                 x = row0_mask[i, w]
-                for earlier in range(1, i):
+                for earlier in range(1, min(i, m - 2)):   # the last row tests row m - 2 itself
                     x &= composed[earlier, i, w]
                 cand[i, w] = x
                 if x != 0:
@@ -282,6 +352,13 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
                         if -N < s < N:
                             f |= np.int64(1) << (N - 1 - s)
                     forbid[i, a * n + b] = f
+            if i == m - 1:
+                prev = placed_k[m - 2] if m > 2 else -1
+                nkeys = _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand[i], pair_list[m - 2, i],
+                                  pair_count[m - 2, i], last_pair_mask, forbid[i], T, colbase, x_last, keys, nkeys,
+                                  bits, cs_sorted, sorted_r_desc)
+                i -= 1
+                continue
         k = -1
         while True:
             k = pop_lowest(cand[i], n_words, cand_cursor, i)
@@ -321,12 +398,14 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
                 d = T[i, a] - T[i, b]
                 for mask in range(bi):
                     colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
-        # the arrangements of each later row that pair trade-free with this one
-        for i2 in range(i + 1, m):
+        placed_k[i] = k
+        # the arrangements of each later row that pair trade-free with this one (row m - 2's
+        # pairings with the last row are tested there, by ``_last_row``)
+        for i2 in range(i + 1, m if i < m - 2 else i + 1):
             for w in range(n_words):
                 composed[i, i2, w] = 0
             for t in range(pair_count[i, i2]):
-                rank = compose[pair_list[i, i2, t], k] if compose.shape[0] > 1 else \
+                rank = compose_t[k, pair_list[i, i2, t]] if compose_t.shape[0] > 1 else \
                     compose_rank(perms, fact, pair_list[i, i2, t], k, n)
                 composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
         if i == 1 and m > 3:
@@ -341,11 +420,11 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
 def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys):
     """All trade-free tables on the row sets ``rows.placed_vals`` (see ``arrange_rows_fast``);
     appends their encoded sorted column sums to ``keys``, returns the new key count."""
-    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose, plan.fact, rows.row0_mask,
-                             rows.placed_list, rows.placed_count, grid.cand, grid.composed, grid.T, grid.colsub,
-                             grid.forbid, trades.opt, trades.half_a, trades.half_b, trades.seen,
-                             trades.seen_count, trades.marks, trades.stamps, keys, nkeys, plan.bits,
-                             grid.cs_sorted, grid.r_desc)
+    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.inverse, plan.fact,
+                             rows.row0_mask, rows.placed_list, rows.placed_count, rows.last_pair_mask, grid.cand,
+                             grid.composed, grid.T, grid.colsub, grid.forbid, trades.opt, trades.half_a,
+                             trades.half_b, trades.seen, trades.seen_count, trades.marks, trades.stamps, keys, nkeys,
+                             plan.bits, grid.cs_sorted, grid.r_desc)
 
 
 @njit(cache=True, nogil=True)
@@ -403,3 +482,9 @@ def place_rows_in_order(m, n, plan, rows):
         for t in range(rows.placed_count[0, k]):
             rank = rows.placed_list[0, k, t]
             rows.row0_mask[k, rank >> 6] |= np.int64(1) << (rank & 63)
+    # the last row's pairings with row m - 2 as a bit set (``_last_row`` may test them one by one)
+    for w in range(n_words):
+        rows.last_pair_mask[w] = 0
+    for t in range(rows.placed_count[m - 2, m - 1]):
+        rank = rows.placed_list[m - 2, m - 1, t]
+        rows.last_pair_mask[rank >> 6] |= np.int64(1) << (rank & 63)

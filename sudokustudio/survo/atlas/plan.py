@@ -89,9 +89,11 @@ def pairing_tables(m: int, n: int):
     """The n! arrangements of a row (lexicographic: an arrangement's rank is its index).
 
     Returns (perms int64[n!, n], inverse int64[n!] (rank of the inverse),
-    compose int64[n!, n!] with compose[a, b] = rank of perms[a]∘perms[b]
-    (only needed with three or more rows; a 1×1 dummy for two rows, and for
-    n >= 7, where the table would take n!² words and ranks are computed instead), fact int64[n+1],
+    compose_t int64[n!, n!] with compose_t[b, a] = rank of perms[a]∘perms[b]
+    (b first: a placed row's arrangement b is composed with every pairing a
+    in one row of the table, read in order; only needed with three or more
+    rows; a 1×1 dummy for two rows, and for n >= 7, where the table would
+    take n!² words and ranks are computed instead), fact int64[n+1],
     row_orders int64[m!, m] (every order of placing the m rows)).
     """
     perms = np.array(list(permutations(range(n))), dtype=np.int64)
@@ -105,11 +107,11 @@ def pairing_tables(m: int, n: int):
 
     inverse = ranks(np.argsort(perms, axis=1))
     if m >= 3 and n <= 6:
-        compose = ranks(perms[:, perms])   # [a, b, k] = perms[a, perms[b, k]]
+        compose_t = np.ascontiguousarray(ranks(perms[:, perms]).T)   # ranks of [a, b, k] = perms[a, perms[b, k]]
     else:
-        compose = np.zeros((1, 1), np.int64)
+        compose_t = np.zeros((1, 1), np.int64)
     row_orders = np.array(list(permutations(range(m))), dtype=np.int64)
-    return perms, inverse, compose, fact, row_orders
+    return perms, inverse, compose_t, fact, row_orders
 
 
 def check_size(m: int, n: int, max_cells: int | None = MAX_CELLS) -> None:

@@ -14,8 +14,8 @@ import numpy as np
 
 from sudokustudio.survo.atlas.plan import pairing_tables, subset_tables
 
-Plan = namedtuple("Plan", "masks start perms inverse compose fact row_orders bits")
-Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask "
+Plan = namedtuple("Plan", "masks start perms inverse compose_t fact row_orders bits")
+Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask last_pair_mask "
                           "sub pick rank_prefix chosen used pos")
 Grid = namedtuple("Grid", "T cand composed cursor colsub forbid cs_sorted r_desc")
 Trades = namedtuple("Trades", "opt half_a half_b seen seen_count marks stamps")
@@ -32,8 +32,8 @@ def key_bits(m: int, n: int) -> int:
 
 def make_plan(m: int, n: int) -> Plan:
     masks, start = subset_tables(m, n)
-    perms, inverse, compose, fact, row_orders = pairing_tables(m, n)
-    return Plan(masks, start, perms, inverse, compose, fact, row_orders, key_bits(m, n))
+    perms, inverse, compose_t, fact, row_orders = pairing_tables(m, n)
+    return Plan(masks, start, perms, inverse, compose_t, fact, row_orders, key_bits(m, n))
 
 
 def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
@@ -44,7 +44,8 @@ def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
     z = np.zeros
     rows = Rows(vals=z((m, n), np.int64), pair_list=z((m, m, n_perms), np.int64), pair_count=z((m, m), np.int64),
                 placed_vals=z((m, n), np.int64), placed_list=z((m, m, n_perms), np.int64),
-                placed_count=z((m, m), np.int64), row0_mask=z((m, n_words), np.int64), sub=z(1 << n, np.int64),
+                placed_count=z((m, m), np.int64), row0_mask=z((m, n_words), np.int64),
+                last_pair_mask=z(n_words, np.int64), sub=z(1 << n, np.int64),
                 pick=z(n + 1, np.int64), rank_prefix=z(n + 1, np.int64), chosen=z(m, np.int64),
                 used=z(m + 1, np.int64), pos=z(m, np.int64))
     grid = Grid(T=z((m, n), np.int64), cand=z((m, n_words), np.int64), composed=z((m, m, n_words), np.int64),
