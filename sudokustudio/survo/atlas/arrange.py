@@ -222,24 +222,53 @@ def _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc):
 
 
 @njit(cache=True, nogil=True)
-def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, base, pair_list, pair_count, pair_mask, forbid,
-              T, colbase, x, keys, nkeys, bits, cs_sorted, sorted_r_desc):
+def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
+    """Remove from the bit set ``cand`` every arrangement of the last row with a column-pair
+    trade: for each column pair (a, b) and forbidden difference d (``forbid``), the
+    arrangements putting elements u, v with x_u − x_v = d (``diff_pairs``, by d) in columns a, b
+    (``cell_masks``).  Returns how many candidates are left."""
+    n_words = cand.shape[0]
+    for a in range(n):
+        for b in range(a + 1, n):
+            f = forbid[a * n + b]
+            while f != 0:
+                low = f & -f
+                f ^= low
+                d = lowest_index64(np.uint64(low))
+                for e in range(diff_start[d], diff_start[d + 1]):
+                    uv = diff_pairs[e]
+                    for w in range(n_words):
+                        cand[w] &= ~cell_masks[a * n + b, uv, w]
+    left = 0
+    for w in range(n_words):
+        left += popcount64(np.uint64(cand[w]))
+    return left
+
+
+@njit(cache=True, nogil=True)
+def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand, pair_list, pair_count, pair_mask, forbid,
+              cell_masks, diff_start, diff_pairs, T, colbase, x, keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """Every trade-free completion of rows 0..m-2 by the last row; returns the new key count.
 
-    ``base``: the last row's arrangements that pair trade-free with rows
-    0..m-3; with row m-2 (arrangement ``prev``, -1 when it is row 0) the
-    trade-free pairings ``pair_list[:pair_count]`` (bit set ``pair_mask``)
-    must match too.  Of the two lists the shorter is walked and the other
-    tested by one bit: the pairings composed with ``prev``, or the
-    arrangements of ``base`` whose pairing with row m-2 (arrangement ∘
-    prev⁻¹) is tested.  Then the column-pair test (``forbid``) and the key.
+    ``cand``: the last row's arrangements that pair trade-free with rows
+    0..m-3 (overwritten).  Column-pair trades are cut from it as bit sets
+    (``_cut_column_trades``; per candidate, with ``forbid``, when n >= 7 has
+    no ``cell_masks``).  With row m-2 (arrangement ``prev``, -1 when it is
+    row 0) the trade-free pairings ``pair_list[:pair_count]`` (bit set
+    ``pair_mask``) must match too: of the two the shorter is walked and the
+    other tested by one bit (the pairings composed with ``prev``, or the
+    candidates whose pairing with row m-2, arrangement ∘ prev⁻¹, is tested).
     """
     N = m * n
     last = m - 1
-    n_words = base.shape[0]
-    nb = 0
-    for w in range(n_words):
-        nb += popcount64(np.uint64(base[w]))
+    n_words = cand.shape[0]
+    by_cells = cell_masks.shape[0] > 1
+    if by_cells:
+        nb = _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs)
+    else:
+        nb = 0
+        for w in range(n_words):
+            nb += popcount64(np.uint64(cand[w]))
     if nb == 0:
         return nkeys
     for j in range(n):
@@ -250,7 +279,7 @@ def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, base, pair_list
     walk_pairs = prev >= 0 and pair_count < nb
     inv_prev = inverse[prev] if prev >= 0 else 0
     w = 0
-    word = base[0]
+    word = cand[0]
     t = 0
     while True:
         if walk_pairs:
@@ -259,12 +288,12 @@ def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, base, pair_list
             q = pair_list[t]
             t += 1
             k = compose_t[prev, q] if compose_t.shape[0] > 1 else compose_rank(perms, fact, q, prev, n)
-            if not (base[k >> 6] >> (k & 63)) & 1:
+            if not (cand[k >> 6] >> (k & 63)) & 1:
                 continue
         else:
             while word == 0 and w + 1 < n_words:
                 w += 1
-                word = base[w]
+                word = cand[w]
             if word == 0:
                 break
             low = word & -word
@@ -277,22 +306,46 @@ def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, base, pair_list
         for j in range(n):
             x[j] = vals[last, perms[k, j]]
         good = True
-        for a in range(n):
-            for b in range(a + 1, n):
-                if (forbid[a * n + b] >> (x[a] - x[b] + N - 1)) & 1:
-                    good = False
+        if not by_cells:
+            for a in range(n):
+                for b in range(a + 1, n):
+                    if (forbid[a * n + b] >> (x[a] - x[b] + N - 1)) & 1:
+                        good = False
+                        break
+                if not good:
                     break
-            if not good:
-                break
         if good:
             nkeys = _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc)
     return nkeys
 
 
 @njit(cache=True, nogil=True)
-def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, row0_mask, pair_list, pair_count,
-                      last_pair_mask, cand, composed, T, colsub, forbid, opt, half_a, half_b, seen, seen_count,
-                      marks, stamps, keys, nkeys, bits, cs_sorted, sorted_r_desc):
+def _differences(vals, n, N, diff_start, diff_pairs):
+    """The ordered pairs u·n + v (u != v) of ``vals`` grouped by x_u − x_v + N − 1 (counting
+    sort: diff_pairs[diff_start[d]:diff_start[d + 1]])."""
+    for d in range(2 * N):
+        diff_start[d] = 0
+    for u in range(n):
+        for v in range(n):
+            if u != v:
+                diff_start[vals[u] - vals[v] + N] += 1
+    for d in range(1, 2 * N):
+        diff_start[d] += diff_start[d - 1]
+    for u in range(n):
+        for v in range(n):
+            if u != v:
+                d = vals[u] - vals[v] + N - 1
+                diff_pairs[diff_start[d]] = u * n + v
+                diff_start[d] += 1
+    for d in range(2 * N - 1, 0, -1):
+        diff_start[d] = diff_start[d - 1]
+    diff_start[0] = 0
+
+
+@njit(cache=True, nogil=True)
+def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
+                      last_pair_mask, cand, composed, T, colsub, forbid, diff_start, diff_pairs, opt, half_a, half_b,
+                      seen, seen_count, marks, stamps, keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     The search's hot loop, kept whole (long) with its arrays as plain arguments:
@@ -318,6 +371,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, row0_mask, pa
     placed_k = np.zeros(m, np.int64)
     colbase = np.zeros(n, np.int64)
     x_last = np.zeros(n, np.int64)
+    _differences(vals[m - 1], n, N, diff_start, diff_pairs)
     for j in range(n):
         T[0, j] = vals[0, j]
     for a in range(n):
@@ -355,8 +409,8 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, row0_mask, pa
             if i == m - 1:
                 prev = placed_k[m - 2] if m > 2 else -1
                 nkeys = _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand[i], pair_list[m - 2, i],
-                                  pair_count[m - 2, i], last_pair_mask, forbid[i], T, colbase, x_last, keys, nkeys,
-                                  bits, cs_sorted, sorted_r_desc)
+                                  pair_count[m - 2, i], last_pair_mask, forbid[i], cell_masks, diff_start,
+                                  diff_pairs, T, colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc)
                 i -= 1
                 continue
         k = -1
@@ -421,8 +475,9 @@ def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys):
     """All trade-free tables on the row sets ``rows.placed_vals`` (see ``arrange_rows_fast``);
     appends their encoded sorted column sums to ``keys``, returns the new key count."""
     return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.inverse, plan.fact,
-                             rows.row0_mask, rows.placed_list, rows.placed_count, rows.last_pair_mask, grid.cand,
-                             grid.composed, grid.T, grid.colsub, grid.forbid, trades.opt, trades.half_a,
+                             plan.cell_masks, rows.row0_mask, rows.placed_list, rows.placed_count,
+                             rows.last_pair_mask, grid.cand, grid.composed, grid.T, grid.colsub, grid.forbid,
+                             grid.diff_start, grid.diff_pairs, trades.opt, trades.half_a,
                              trades.half_b, trades.seen, trades.seen_count, trades.marks, trades.stamps, keys, nkeys,
                              plan.bits, grid.cs_sorted, grid.r_desc)
 

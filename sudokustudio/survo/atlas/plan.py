@@ -114,6 +114,24 @@ def pairing_tables(m: int, n: int):
     return perms, inverse, compose_t, fact, row_orders
 
 
+@cache
+def cell_pair_masks(n: int) -> np.ndarray:
+    """Bit sets over the n! arrangements (rank k: bit k & 63 of word k >> 6): entry
+    [a·n + b, u·n + v] holds the arrangements putting element u in column a and element v in
+    column b (perms[k, a] == u, perms[k, b] == v).  For n <= 6 (n⁴·n!/64 words: 15,552 for
+    n = 6); beyond, a 1×1×1 dummy (the last row's column pairs are then tested one by one)."""
+    if n > 6:
+        return np.zeros((1, 1, 1), np.int64)
+    perms = np.array(list(permutations(range(n))), dtype=np.int64)
+    n_words = (len(perms) + 63) // 64
+    hit = (perms[:, :, None, None, None] == np.arange(n)[None, None, :, None, None]) & \
+        (perms[:, None, None, :, None] == np.arange(n)[None, None, None, None, :])   # [k, a, u, b, v]
+    hit = hit.transpose(1, 3, 2, 4, 0).reshape(n * n, n * n, len(perms))           # [a·n + b, u·n + v, k]
+    padded = np.zeros((n * n, n * n, n_words * 64), bool)
+    padded[:, :, :len(perms)] = hit
+    return np.packbits(padded, axis=2, bitorder="little").view(np.int64).reshape(n * n, n * n, n_words)
+
+
 def check_size(m: int, n: int, max_cells: int | None = MAX_CELLS) -> None:
     """Raise ValueError for a size the atlas cannot take (``max_cells=None``: the limit of the
     estimate, ``PREDICT_MAX_CELLS``, whose bit sets and keys hold numbers up to 30).

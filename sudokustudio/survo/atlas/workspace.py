@@ -12,12 +12,12 @@ from collections import namedtuple
 
 import numpy as np
 
-from sudokustudio.survo.atlas.plan import pairing_tables, subset_tables
+from sudokustudio.survo.atlas.plan import cell_pair_masks, pairing_tables, subset_tables
 
-Plan = namedtuple("Plan", "masks start perms inverse compose_t fact row_orders bits")
+Plan = namedtuple("Plan", "masks start perms inverse compose_t fact row_orders bits cell_masks")
 Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask last_pair_mask "
                           "sub pick rank_prefix chosen used pos")
-Grid = namedtuple("Grid", "T cand composed cursor colsub forbid cs_sorted r_desc")
+Grid = namedtuple("Grid", "T cand composed cursor colsub forbid diff_start diff_pairs cs_sorted r_desc")
 Trades = namedtuple("Trades", "opt half_a half_b seen seen_count marks stamps")
 
 
@@ -33,7 +33,7 @@ def key_bits(m: int, n: int) -> int:
 def make_plan(m: int, n: int) -> Plan:
     masks, start = subset_tables(m, n)
     perms, inverse, compose_t, fact, row_orders = pairing_tables(m, n)
-    return Plan(masks, start, perms, inverse, compose_t, fact, row_orders, key_bits(m, n))
+    return Plan(masks, start, perms, inverse, compose_t, fact, row_orders, key_bits(m, n), cell_pair_masks(n))
 
 
 def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
@@ -50,6 +50,7 @@ def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
                 used=z(m + 1, np.int64), pos=z(m, np.int64))
     grid = Grid(T=z((m, n), np.int64), cand=z((m, n_words), np.int64), composed=z((m, m, n_words), np.int64),
                 cursor=z(m, np.int64), colsub=z((n * n, 1 << m), np.int64), forbid=z((m, n * n), np.int64),
+                diff_start=z(2 * N, np.int64), diff_pairs=z(n * n, np.int64),
                 cs_sorted=z(n, np.int64), r_desc=z(m, np.int64))
     span = (N - 1) * (n - n // 2)    # |Δ| bound of a half in three_row_trade
     span2 = 2 * (N - 1)              # |Δ| bound of two rows in mark_two_row_triples
