@@ -192,7 +192,7 @@ def _place(i, k, m, n, plan, rows, grid, trades, span2):
         mark_two_row_triples(T, n, trades.marks, trades.stamps[1], span2)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """A trade-free table (column sums colbase + x): append its encoded sorted column sums to
     ``keys`` while there is room (m = n keeps only the orientation of REFERENCES.md); returns
@@ -221,7 +221,7 @@ def _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc):
     return nkeys + 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
     """Remove from the bit set ``cand`` every arrangement of the last row with a column-pair
     trade: for each column pair (a, b) and forbidden difference d (``forbid``), the
@@ -245,7 +245,7 @@ def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
     return left
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand, pair_list, pair_count, pair_mask, forbid,
               cell_masks, diff_start, diff_pairs, T, colbase, x, keys, nkeys, bits, cs_sorted, sorted_r_desc):
     """Every trade-free completion of rows 0..m-2 by the last row; returns the new key count.
@@ -262,13 +262,17 @@ def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand, pair_list
     N = m * n
     last = m - 1
     n_words = cand.shape[0]
-    by_cells = cell_masks.shape[0] > 1
+    nb = 0
+    for w in range(n_words):
+        nb += popcount64(np.uint64(cand[w]))
+    forbidden = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            forbidden += popcount64(np.uint64(forbid[a * n + b]))
+    # cutting costs about one step per forbidden difference, testing one per candidate
+    by_cells = cell_masks.shape[0] > 1 and nb > forbidden
     if by_cells:
         nb = _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs)
-    else:
-        nb = 0
-        for w in range(n_words):
-            nb += popcount64(np.uint64(cand[w]))
     if nb == 0:
         return nkeys
     for j in range(n):
@@ -344,8 +348,9 @@ def _differences(vals, n, N, diff_start, diff_pairs):
 
 @njit(cache=True, nogil=True)
 def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
-                      last_pair_mask, cand, composed, T, colsub, forbid, diff_start, diff_pairs, opt, half_a, half_b,
-                      seen, seen_count, marks, stamps, keys, nkeys, bits, cs_sorted, sorted_r_desc):
+                      last_pair_mask, cand, cand_cursor, composed, T, colsub, forbid, diff_start, diff_pairs,
+                      placed_k, colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
+                      bits, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     The search's hot loop, kept whole (long) with its arrays as plain arguments:
@@ -367,10 +372,6 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
     """
     N = m * n
     n_words = cand.shape[1]
-    cand_cursor = np.zeros(m, np.int64)
-    placed_k = np.zeros(m, np.int64)
-    colbase = np.zeros(n, np.int64)
-    x_last = np.zeros(n, np.int64)
     _differences(vals[m - 1], n, N, diff_start, diff_pairs)
     for j in range(n):
         T[0, j] = vals[0, j]
@@ -476,8 +477,9 @@ def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys):
     appends their encoded sorted column sums to ``keys``, returns the new key count."""
     return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.inverse, plan.fact,
                              plan.cell_masks, rows.row0_mask, rows.placed_list, rows.placed_count,
-                             rows.last_pair_mask, grid.cand, grid.composed, grid.T, grid.colsub, grid.forbid,
-                             grid.diff_start, grid.diff_pairs, trades.opt, trades.half_a,
+                             rows.last_pair_mask, grid.cand, grid.cursor, grid.composed, grid.T, grid.colsub,
+                             grid.forbid, grid.diff_start, grid.diff_pairs, grid.placed_k, grid.colbase, grid.x_last,
+                             trades.opt, trades.half_a,
                              trades.half_b, trades.seen, trades.seen_count, trades.marks, trades.stamps, keys, nkeys,
                              plan.bits, grid.cs_sorted, grid.r_desc)
 
