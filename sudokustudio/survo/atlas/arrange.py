@@ -226,11 +226,11 @@ def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
     """Remove from the bit set ``cand`` every arrangement of the last row with a column-pair
     trade: for each column pair (a, b) and forbidden difference d (``forbid``), the
     arrangements putting elements u, v with x_u − x_v = d (``diff_pairs``, by d) in columns a, b
-    (``cell_masks``).  Returns how many candidates are left."""
+    (``cell_masks``)."""
     n_words = cand.shape[0]
     for a in range(n):
         for b in range(a + 1, n):
-            f = forbid[a * n + b]
+            f = forbid[a * n + b] & ~(np.int64(1) << (N - 1))   # difference 0: no pair of elements
             while f != 0:
                 low = f & -f
                 f ^= low
@@ -239,25 +239,18 @@ def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
                     uv = diff_pairs[e]
                     for w in range(n_words):
                         cand[w] &= ~cell_masks[a * n + b, uv, w]
-    left = 0
-    for w in range(n_words):
-        left += popcount64(np.uint64(cand[w]))
-    return left
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand, pair_list, pair_count, pair_mask, forbid,
-              cell_masks, diff_start, diff_pairs, T, colbase, x, keys, nkeys, bits, cs_sorted, sorted_r_desc):
+def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pairs, T, colbase, x, keys, nkeys, bits,
+              cs_sorted, sorted_r_desc):
     """Every trade-free completion of rows 0..m-2 by the last row; returns the new key count.
 
-    ``cand``: the last row's arrangements that pair trade-free with rows
-    0..m-3 (overwritten).  Column-pair trades are cut from it as bit sets
-    (``_cut_column_trades``; per candidate, with ``forbid``, when n >= 7 has
-    no ``cell_masks``).  With row m-2 (arrangement ``prev``, -1 when it is
-    row 0) the trade-free pairings ``pair_list[:pair_count]`` (bit set
-    ``pair_mask``) must match too: of the two the shorter is walked and the
-    other tested by one bit (the pairings composed with ``prev``, or the
-    candidates whose pairing with row m-2, arrangement ∘ prev⁻¹, is tested).
+    ``cand``: the last row's arrangements that pair trade-free with every
+    earlier row (overwritten).  The column-pair trades (``forbid``) are cut
+    from the bit set (``_cut_column_trades``) when that costs fewer steps
+    than testing each candidate (and n <= 6 has ``cell_masks``), else tested
+    per candidate.  Each survivor's sorted column sums go to ``keys``.
     """
     N = m * n
     last = m - 1
@@ -265,6 +258,8 @@ def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand, pair_list
     nb = 0
     for w in range(n_words):
         nb += popcount64(np.uint64(cand[w]))
+    if nb == 0:
+        return nkeys
     forbidden = 0
     for a in range(n):
         for b in range(a + 1, n):
@@ -272,54 +267,31 @@ def _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand, pair_list
     # cutting costs about one step per forbidden difference, testing one per candidate
     by_cells = cell_masks.shape[0] > 1 and nb > forbidden
     if by_cells:
-        nb = _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs)
-    if nb == 0:
-        return nkeys
+        _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs)
     for j in range(n):
         s = 0
         for earlier in range(last):
             s += T[earlier, j]
         colbase[j] = s
-    walk_pairs = prev >= 0 and pair_count < nb
-    inv_prev = inverse[prev] if prev >= 0 else 0
-    w = 0
-    word = cand[0]
-    t = 0
-    while True:
-        if walk_pairs:
-            if t == pair_count:
-                break
-            q = pair_list[t]
-            t += 1
-            k = compose_t[prev, q] if compose_t.shape[0] > 1 else compose_rank(perms, fact, q, prev, n)
-            if not (cand[k >> 6] >> (k & 63)) & 1:
-                continue
-        else:
-            while word == 0 and w + 1 < n_words:
-                w += 1
-                word = cand[w]
-            if word == 0:
-                break
+    for w in range(n_words):
+        word = cand[w]
+        while word != 0:
             low = word & -word
             word ^= low
             k = w * 64 + lowest_index64(np.uint64(low))
-            if prev >= 0:
-                q = compose_t[inv_prev, k] if compose_t.shape[0] > 1 else compose_rank(perms, fact, k, inv_prev, n)
-                if not (pair_mask[q >> 6] >> (q & 63)) & 1:
-                    continue
-        for j in range(n):
-            x[j] = vals[last, perms[k, j]]
-        good = True
-        if not by_cells:
-            for a in range(n):
-                for b in range(a + 1, n):
-                    if (forbid[a * n + b] >> (x[a] - x[b] + N - 1)) & 1:
-                        good = False
+            for j in range(n):
+                x[j] = vals[last, perms[k, j]]
+            good = True
+            if not by_cells:
+                for a in range(n):
+                    for b in range(a + 1, n):
+                        if (forbid[a * n + b] >> (x[a] - x[b] + N - 1)) & 1:
+                            good = False
+                            break
+                    if not good:
                         break
-                if not good:
-                    break
-        if good:
-            nkeys = _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc)
+            if good:
+                nkeys = _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc)
     return nkeys
 
 
@@ -347,9 +319,9 @@ def _differences(vals, n, N, diff_start, diff_pairs):
 
 
 @njit(cache=True, nogil=True)
-def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
-                      last_pair_mask, cand, cand_cursor, composed, T, colsub, forbid, diff_start, diff_pairs,
-                      placed_k, colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
+def arrange_rows_fast(m, n, vals, perms, compose_t, fact, cell_masks, row0_mask, pair_list, pair_count, cand,
+                      cand_cursor, composed, T, colsub, forbid, diff_start, diff_pairs,
+                      colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
                       bits, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
@@ -390,7 +362,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
             nonempty = False
             for w in range(n_words):
                 x = row0_mask[i, w]
-                for earlier in range(1, min(i, m - 2)):   # the last row tests row m - 2 itself
+                for earlier in range(1, i):
                     x &= composed[earlier, i, w]
                 cand[i, w] = x
                 if x != 0:
@@ -408,10 +380,8 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                             f |= np.int64(1) << (N - 1 - s)
                     forbid[i, a * n + b] = f
             if i == m - 1:
-                prev = placed_k[m - 2] if m > 2 else -1
-                nkeys = _last_row(m, n, prev, vals, perms, compose_t, inverse, fact, cand[i], pair_list[m - 2, i],
-                                  pair_count[m - 2, i], last_pair_mask, forbid[i], cell_masks, diff_start,
-                                  diff_pairs, T, colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc)
+                nkeys = _last_row(m, n, vals, perms, cand[i], forbid[i], cell_masks, diff_start, diff_pairs, T,
+                                  colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc)
                 i -= 1
                 continue
         k = -1
@@ -453,10 +423,8 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                 d = T[i, a] - T[i, b]
                 for mask in range(bi):
                     colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
-        placed_k[i] = k
-        # the arrangements of each later row that pair trade-free with this one (row m - 2's
-        # pairings with the last row are tested there, by ``_last_row``)
-        for i2 in range(i + 1, m if i < m - 2 else i + 1):
+        # the arrangements of each later row that pair trade-free with this one
+        for i2 in range(i + 1, m):
             for w in range(n_words):
                 composed[i, i2, w] = 0
             for t in range(pair_count[i, i2]):
@@ -475,10 +443,10 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
 def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys):
     """All trade-free tables on the row sets ``rows.placed_vals`` (see ``arrange_rows_fast``);
     appends their encoded sorted column sums to ``keys``, returns the new key count."""
-    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.inverse, plan.fact,
+    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.fact,
                              plan.cell_masks, rows.row0_mask, rows.placed_list, rows.placed_count,
-                             rows.last_pair_mask, grid.cand, grid.cursor, grid.composed, grid.T, grid.colsub,
-                             grid.forbid, grid.diff_start, grid.diff_pairs, grid.placed_k, grid.colbase, grid.x_last,
+                             grid.cand, grid.cursor, grid.composed, grid.T, grid.colsub,
+                             grid.forbid, grid.diff_start, grid.diff_pairs, grid.colbase, grid.x_last,
                              trades.opt, trades.half_a,
                              trades.half_b, trades.seen, trades.seen_count, trades.marks, trades.stamps, keys, nkeys,
                              plan.bits, grid.cs_sorted, grid.r_desc)
@@ -539,9 +507,3 @@ def place_rows_in_order(m, n, plan, rows):
         for t in range(rows.placed_count[0, k]):
             rank = rows.placed_list[0, k, t]
             rows.row0_mask[k, rank >> 6] |= np.int64(1) << (rank & 63)
-    # the last row's pairings with row m - 2 as a bit set (``_last_row`` may test them one by one)
-    for w in range(n_words):
-        rows.last_pair_mask[w] = 0
-    for t in range(rows.placed_count[m - 2, m - 1]):
-        rank = rows.placed_list[m - 2, m - 1, t]
-        rows.last_pair_mask[rank >> 6] |= np.int64(1) << (rank & 63)
