@@ -48,7 +48,7 @@ def partitions_for(m, n, r, plan, rows, grid, trades, keys, nkeys):
     pair_list = rows.pair_list
     pair_count = rows.pair_count
     fact = plan.fact
-    sub = rows.sub
+    reach = rows.reach
     pick = rows.pick
     rank_prefix = rows.rank_prefix
     full = np.int64(0)
@@ -72,7 +72,7 @@ def partitions_for(m, n, r, plan, rows, grid, trades, keys, nkeys):
         _mask_values(chosen[d], N, vals[d])
         alive = True
         for earlier in range(d):
-            c = good_pairings(vals[earlier], vals[d], n, fact, sub, pick, rank_prefix, pair_list[earlier, d])
+            c = good_pairings(vals[earlier], vals[d], n, fact, reach, pick, rank_prefix, pair_list[earlier, d])
             pair_count[earlier, d] = c
             if c == 0:
                 alive = False

@@ -54,7 +54,7 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
             rows.chosen[d] = full & ~used
             _mask_values(rows.chosen[d], N, rows.vals[d])
             for earlier in range(d):
-                c = good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
+                c = good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.reach, rows.pick,
                                   rows.rank_prefix, rows.pair_list[earlier, d])
                 rows.pair_count[earlier, d] = c
                 if c == 0:
@@ -72,7 +72,7 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
             _mask_values(masks[p], N, rows.vals[d])
             alive = True
             for earlier in range(d):
-                if good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
+                if good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.reach, rows.pick,
                                  rows.rank_prefix, rows.pair_list[earlier, d]) == 0:
                     alive = False
                     break
@@ -89,7 +89,7 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
         used |= masks[p]
         _mask_values(masks[p], N, rows.vals[d])
         for earlier in range(d):
-            rows.pair_count[earlier, d] = good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub,
+            rows.pair_count[earlier, d] = good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.reach,
                                                         rows.pick, rows.rank_prefix, rows.pair_list[earlier, d])
     place_rows_in_order(m, n, plan, rows)
     T = grid.T

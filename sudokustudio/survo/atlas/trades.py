@@ -113,19 +113,27 @@ def three_col_trade(T, n, marks, stamp, span2):
 
 
 @njit(cache=True, nogil=True)
-def good_pairings(A, B, n, fact, sub, pick, rank, out):
+def good_pairings(A, B, n, fact, reach, pick, rank, out):
     """The trade-free pairings of two rows holding the sets A and B (increasing).
 
     A pairing q (A[j] shares a column with B[q[j]]) is trade-free when no
     nonempty set of positions has sum(B[q[j]] - A[j]) == 0.  Depth first over
-    the positions with the subset sums kept incrementally (``sub``, 2**n
-    scratch), so a prefix with a zero subset is cut once; ``rank[j]`` (scratch)
-    is the rank contribution of positions < j.  The lexicographic ranks of
-    the trade-free pairings go to ``out`` (increasing); returns their number.
+    the positions, so a prefix with a zero subset is cut once.  ``reach[j]``
+    (uint64[n + 1, W] scratch, ``reach_words``) is the bit set of the subset
+    sums of positions < j (bit s + n·max|Δ|, the empty subset included): a
+    difference d at position j closes a zero subset exactly when −d is in
+    it, one bit test (it was 2**j sums); then reach[j + 1] = reach[j] OR
+    reach[j] shifted by d.  ``rank[j]`` (scratch) is the rank contribution
+    of positions < j.  The lexicographic ranks of the trade-free pairings go
+    to ``out`` (increasing); returns their number.
     """
+    n_words = reach.shape[1]
+    offset = (n_words * 64) // 2   # bit of subset sum 0 (|sums| < offset: see reach_words)
+    for w in range(n_words):
+        reach[0, w] = np.uint64(0)
+    reach[0, offset >> 6] = np.uint64(1) << np.uint64(offset & 63)
     count = 0
     used = 0
-    sub[0] = 0
     rank[0] = 0
     j = 0
     pick[0] = -1
@@ -137,21 +145,11 @@ def good_pairings(A, B, n, fact, sub, pick, rank, out):
             used &= ~(1 << pick[j])
             continue
         c = pick[j] + 1
-        bj = 1 << j
         while c < n:
-            if (used >> c) & 1:
-                c += 1
-                continue
-            d = B[c] - A[j]
-            good = True
-            for mask in range(bj):
-                s = sub[mask] + d
-                if s == 0:
-                    good = False
+            if not (used >> c) & 1:
+                t = offset - (B[c] - A[j])
+                if not (reach[j, t >> 6] >> np.uint64(t & 63)) & np.uint64(1):
                     break
-                sub[mask | bj] = s
-            if good:
-                break
             c += 1
         if c >= n:
             j -= 1
@@ -159,6 +157,7 @@ def good_pairings(A, B, n, fact, sub, pick, rank, out):
                 used &= ~(1 << pick[j])
             continue
         pick[j] = c
+        _or_shifted(reach, j, B[c] - A[j], n_words)
         smaller = 0
         for x in range(c):
             if not (used >> x) & 1:
@@ -169,3 +168,31 @@ def good_pairings(A, B, n, fact, sub, pick, rank, out):
         if j < n:
             pick[j] = -1
     return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _or_shifted(reach, j, d, n_words):
+    """reach[j + 1] = reach[j] | reach[j] shifted by d bits (towards higher bits for d > 0);
+    0 < |d| < 64."""
+    if d > 0:
+        s = np.uint64(d)
+        back = np.uint64(64 - d)
+        carry = np.uint64(0)
+        for w in range(n_words):
+            x = reach[j, w]
+            reach[j + 1, w] = x | (x << s) | carry
+            carry = x >> back
+    else:
+        s = np.uint64(-d)
+        back = np.uint64(64 + d)
+        carry = np.uint64(0)
+        for w in range(n_words - 1, -1, -1):
+            x = reach[j, w]
+            reach[j + 1, w] = x | (x >> s) | carry
+            carry = x << back
+
+
+def reach_words(m: int, n: int) -> int:
+    """Words per subset-sum bit set of ``good_pairings``: sums of n differences of numbers
+    1..m·n lie strictly inside ±n·(m·n − 1), centred in the set."""
+    return (2 * n * (m * n - 1) + 2 + 63) // 64

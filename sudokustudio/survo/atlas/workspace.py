@@ -13,10 +13,11 @@ from collections import namedtuple
 import numpy as np
 
 from sudokustudio.survo.atlas.plan import cell_pair_masks, pairing_tables, subset_tables
+from sudokustudio.survo.atlas.trades import reach_words
 
 Plan = namedtuple("Plan", "masks start perms inverse compose_t fact row_orders bits cell_masks")
 Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask "
-                          "sub pick rank_prefix chosen used pos")
+                          "reach pick rank_prefix chosen used pos")
 Grid = namedtuple("Grid", "T cand composed cursor colsub forbid diff_start diff_pairs colbase x_last "
                           "cs_sorted r_desc")
 Trades = namedtuple("Trades", "opt half_a half_b seen seen_count marks stamps")
@@ -45,9 +46,9 @@ def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
     z = np.zeros
     rows = Rows(vals=z((m, n), np.int64), pair_list=z((m, m, n_perms), np.int64), pair_count=z((m, m), np.int64),
                 placed_vals=z((m, n), np.int64), placed_list=z((m, m, n_perms), np.int64),
-                placed_count=z((m, m), np.int64), row0_mask=z((m, n_words), np.int64), sub=z(1 << n, np.int64),
-                pick=z(n + 1, np.int64), rank_prefix=z(n + 1, np.int64), chosen=z(m, np.int64),
-                used=z(m + 1, np.int64), pos=z(m, np.int64))
+                placed_count=z((m, m), np.int64), row0_mask=z((m, n_words), np.int64),
+                reach=z((n + 1, reach_words(m, n)), np.uint64), pick=z(n + 1, np.int64),
+                rank_prefix=z(n + 1, np.int64), chosen=z(m, np.int64), used=z(m + 1, np.int64), pos=z(m, np.int64))
     grid = Grid(T=z((m, n), np.int64), cand=z((m, n_words), np.int64), composed=z((m, m, n_words), np.int64),
                 cursor=z(m, np.int64), colsub=z((n * n, 1 << m), np.int64), forbid=z((m, n * n), np.int64),
                 diff_start=z(2 * N, np.int64), diff_pairs=z(n * n, np.int64),
