@@ -13,7 +13,7 @@ from numba import njit
 
 from sudokustudio.survo.atlas.arrange import arrange_rows, place_rows_in_order
 from sudokustudio.survo.atlas.result import AtlasResult, record_width
-from sudokustudio.survo.atlas.trades import good_pairings
+from sudokustudio.survo.atlas.trades import row_pairings
 from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 from sudokustudio.survo.setup import chi_squares, product_setups
 from sudokustudio.survo.solve import solve_kernel
@@ -47,10 +47,6 @@ def partitions_for(m, n, r, plan, rows, grid, trades, keys, nkeys):
     vals = rows.vals
     pair_list = rows.pair_list
     pair_count = rows.pair_count
-    fact = plan.fact
-    reach = rows.reach
-    pick = rows.pick
-    rank_prefix = rows.rank_prefix
     full = np.int64(0)
     for v in range(1, N + 1):
         full |= np.int64(1) << v
@@ -72,7 +68,7 @@ def partitions_for(m, n, r, plan, rows, grid, trades, keys, nkeys):
         _mask_values(chosen[d], N, vals[d])
         alive = True
         for earlier in range(d):
-            c = good_pairings(vals[earlier], vals[d], n, fact, reach, pick, rank_prefix, pair_list[earlier, d])
+            c = row_pairings(vals[earlier], vals[d], n, plan, rows, pair_list[earlier, d])
             pair_count[earlier, d] = c
             if c == 0:
                 alive = False

@@ -132,6 +132,25 @@ def cell_pair_masks(n: int) -> np.ndarray:
     return np.packbits(padded, axis=2, bitorder="little").view(np.int64).reshape(n * n, n * n, n_words)
 
 
+@cache
+def subset_pair_masks(n: int) -> np.ndarray:
+    """Bit sets over the n! arrangements (as ``cell_pair_masks``): entry [S, T] (bit masks of
+    positions) holds the arrangements mapping the positions S onto the positions T
+    ({perms[k, j] : j in S} == T; empty unless |S| == |T|).  For n <= 6 (2**2n·n!/64 words:
+    49,152 for n = 6); beyond, a 1×1×1 dummy (pairings are then listed depth first)."""
+    if n > 6:
+        return np.zeros((1, 1, 1), np.int64)
+    perms = np.array(list(permutations(range(n))), dtype=np.int64)
+    n_perms = len(perms)
+    n_words = (n_perms + 63) // 64
+    subsets = np.arange(1 << n)
+    members = (subsets[:, None] >> np.arange(n)[None, :]) & 1                      # [S, j]
+    image = (members[None, :, :] << perms[:, None, :]).sum(axis=2)                  # [k, S]: q(S) as a mask
+    hit = np.zeros((1 << n, 1 << n, n_words * 64), bool)
+    hit[subsets[None, :], image, np.arange(n_perms)[:, None]] = True
+    return np.packbits(hit, axis=2, bitorder="little").view(np.int64).reshape(1 << n, 1 << n, n_words)
+
+
 def check_size(m: int, n: int, max_cells: int | None = MAX_CELLS) -> None:
     """Raise ValueError for a size the atlas cannot take (``max_cells=None``: the limit of the
     estimate, ``PREDICT_MAX_CELLS``, whose bit sets and keys hold numbers up to 30).

@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sudokustudio.core.bits import lowest_index64, popcount64
+
 #: the six permutations of three things, the identity first (a global: numba folds it in as a constant,
 #: which lets LLVM unroll the 6×6 loops below; passed as an argument it made the 4×4 atlas 2.5× slower)
 PERM3 = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], dtype=np.int64)
@@ -110,6 +112,70 @@ def three_col_trade(T, n, marks, stamp, span2):
                         return True
                 t += 1
     return False
+
+
+@njit(cache=True, nogil=True)
+def row_pairings(A, B, n, plan, rows, out):
+    """The trade-free pairings of row sets A and B (see ``good_pairings``) into ``out``; returns
+    their number.  By equal-sum subsets (``pairings_by_subsets``) where the plan has the
+    subset tables (n <= 6), else depth first."""
+    if plan.subset_masks.shape[0] > 1:
+        return pairings_by_subsets(A, B, n, plan.subset_masks, rows.subset_sums, rows.sum_head, rows.sum_next,
+                                   rows.bad, out)
+    return good_pairings(A, B, n, plan.fact, rows.reach, rows.pick, rows.rank_prefix, out)
+
+
+@njit(cache=True, nogil=True)
+def pairings_by_subsets(A, B, n, subset_masks, sums, head, nxt, bad, out):
+    """The trade-free pairings of A and B (increasing), as ``good_pairings`` lists them.
+
+    A pairing q has a trade exactly when some nonempty set S of A's
+    positions has sum(A[S]) == sum(B[q(S)]): a set T = q(S) of B's positions
+    of the same size and sum.  So every such pair (S, T) is found (A's
+    subsets hashed by size and sum in ``head``/``nxt``, B's looked up),
+    the arrangements mapping S onto T (``subset_masks[S, T]``, a bit set
+    over the n! ranks) are ORed into ``bad``, and the ranks outside it
+    are the answer, in increasing order.  Scratch: ``sums`` int64[2, 2**n],
+    ``head`` int64[(n + 1)·(n·m·n + 1)] (all -1 between calls), ``nxt``
+    int64[2**n], ``bad`` int64[n_words].
+    """
+    full = (1 << n) - 1
+    n_words = bad.shape[0]
+    width = head.shape[0] // (n + 1)   # sums 0..width-1 per size
+    sums[0, 0] = 0
+    sums[1, 0] = 0
+    for S in range(1, full + 1):
+        low = S & -S
+        j = lowest_index64(np.uint64(low))
+        sums[0, S] = sums[0, S ^ low] + A[j]
+        sums[1, S] = sums[1, S ^ low] + B[j]
+    for S in range(1, full + 1):
+        key = popcount64(np.uint64(S)) * width + sums[0, S]
+        nxt[S] = head[key]
+        head[key] = S
+    for w in range(n_words):
+        bad[w] = 0
+    for T in range(1, full + 1):
+        S = head[popcount64(np.uint64(T)) * width + sums[1, T]]
+        while S >= 0:
+            for w in range(n_words):
+                bad[w] |= subset_masks[S, T, w]
+            S = nxt[S]
+    for S in range(1, full + 1):   # leave ``head`` all -1
+        head[popcount64(np.uint64(S)) * width + sums[0, S]] = -1
+    count = 0
+    n_perms = out.shape[0]
+    for w in range(n_words):
+        x = ~bad[w]
+        while x != 0:
+            low = x & -x
+            x ^= low
+            k = w * 64 + lowest_index64(np.uint64(low))
+            if k >= n_perms:
+                break
+            out[count] = k
+            count += 1
+    return count
 
 
 @njit(cache=True, nogil=True)
