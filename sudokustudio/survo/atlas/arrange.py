@@ -243,14 +243,19 @@ def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
 
 @njit(cache=True, nogil=True, inline="always")
 def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pairs, T, colbase, x, keys, nkeys, bits,
-              cs_sorted, sorted_r_desc):
+              cs_sorted, sorted_r_desc, prev, inv_prev, compose_t, fact, pairs, n_pairs, pair_mask, paired):
     """Every trade-free completion of rows 0..m-2 by the last row; returns the new key count.
 
-    ``cand``: the last row's arrangements that pair trade-free with every
-    earlier row (overwritten).  The column-pair trades (``forbid``) are cut
-    from the bit set (``_cut_column_trades``) when that costs fewer steps
-    than testing each candidate (and n <= 6 has ``cell_masks``), else tested
-    per candidate.  Each survivor's sorted column sums go to ``keys``.
+    ``cand``: the last row's arrangements that pair trade-free with rows
+    0..m-3 (overwritten).  The column-pair trades (``forbid``) are cut from
+    the bit set (``_cut_column_trades``) when that costs fewer steps than
+    testing each candidate (and n <= 6 has ``cell_masks``), else tested per
+    candidate.  Row m-2 (arrangement ``prev``; -1 when it is row 0, already
+    in ``cand``) pairs trade-free by ``pairs[:n_pairs]`` (bit set
+    ``pair_mask``): when there are fewer candidates than pairings, each
+    candidate's pairing (candidate ∘ prev⁻¹) is tested by one bit, else the
+    pairings composed with ``prev`` are ANDed in as a bit set (``paired``,
+    scratch).  Each survivor's sorted column sums go to ``keys``.
     """
     N = m * n
     last = m - 1
@@ -268,6 +273,18 @@ def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pair
     by_cells = cell_masks.shape[0] > 1 and nb > forbidden
     if by_cells:
         _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs)
+        nb = 0
+        for w in range(n_words):
+            nb += popcount64(np.uint64(cand[w]))
+    test_pairs = prev >= 0 and nb < n_pairs
+    if prev >= 0 and not test_pairs:
+        for w in range(n_words):
+            paired[w] = 0
+        for t in range(n_pairs):
+            k = compose_t[prev, pairs[t]] if compose_t.shape[0] > 1 else compose_rank(perms, fact, pairs[t], prev, n)
+            paired[k >> 6] |= np.int64(1) << (k & 63)
+        for w in range(n_words):
+            cand[w] &= paired[w]
     for j in range(n):
         s = 0
         for earlier in range(last):
@@ -279,6 +296,10 @@ def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pair
             low = word & -word
             word ^= low
             k = w * 64 + lowest_index64(np.uint64(low))
+            if test_pairs:
+                q = compose_t[inv_prev, k] if compose_t.shape[0] > 1 else compose_rank(perms, fact, k, inv_prev, n)
+                if not (pair_mask[q >> 6] >> (q & 63)) & 1:
+                    continue
             for j in range(n):
                 x[j] = vals[last, perms[k, j]]
             good = True
@@ -319,7 +340,8 @@ def _differences(vals, n, N, diff_start, diff_pairs):
 
 
 @njit(cache=True, nogil=True)
-def arrange_rows_fast(m, n, vals, perms, compose_t, fact, cell_masks, row0_mask, pair_list, pair_count, cand,
+def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
+                      last_pair_mask, placed_k, cand,
                       cand_cursor, composed, T, colsub, forbid, diff_start, diff_pairs,
                       colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
                       bits, cs_sorted, sorted_r_desc):
@@ -362,7 +384,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, fact, cell_masks, row0_mask,
             nonempty = False
             for w in range(n_words):
                 x = row0_mask[i, w]
-                for earlier in range(1, i):
+                for earlier in range(1, min(i, m - 2)):   # the last row meets row m - 2 in _last_row
                     x &= composed[earlier, i, w]
                 cand[i, w] = x
                 if x != 0:
@@ -380,8 +402,11 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, fact, cell_masks, row0_mask,
                             f |= np.int64(1) << (N - 1 - s)
                     forbid[i, a * n + b] = f
             if i == m - 1:
+                prev = placed_k[m - 2] if m > 2 else -1
                 nkeys = _last_row(m, n, vals, perms, cand[i], forbid[i], cell_masks, diff_start, diff_pairs, T,
-                                  colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc)
+                                  colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc, prev,
+                                  inverse[max(prev, 0)], compose_t, fact, pair_list[m - 2, i], pair_count[m - 2, i],
+                                  last_pair_mask, composed[m - 2, i])
                 i -= 1
                 continue
         k = -1
@@ -423,8 +448,10 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, fact, cell_masks, row0_mask,
                 d = T[i, a] - T[i, b]
                 for mask in range(bi):
                     colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
-        # the arrangements of each later row that pair trade-free with this one
-        for i2 in range(i + 1, m):
+        placed_k[i] = k
+        # the arrangements of each later row that pair trade-free with this one (but the last
+        # row's with row m - 2: _last_row)
+        for i2 in range(i + 1, m if i < m - 2 else m - 1):
             for w in range(n_words):
                 composed[i, i2, w] = 0
             for t in range(pair_count[i, i2]):
@@ -443,13 +470,12 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, fact, cell_masks, row0_mask,
 def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys):
     """All trade-free tables on the row sets ``rows.placed_vals`` (see ``arrange_rows_fast``);
     appends their encoded sorted column sums to ``keys``, returns the new key count."""
-    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.fact,
+    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.inverse, plan.fact,
                              plan.cell_masks, rows.row0_mask, rows.placed_list, rows.placed_count,
-                             grid.cand, grid.cursor, grid.composed, grid.T, grid.colsub,
-                             grid.forbid, grid.diff_start, grid.diff_pairs, grid.colbase, grid.x_last,
-                             trades.opt, trades.half_a,
-                             trades.half_b, trades.seen, trades.seen_count, trades.marks, trades.stamps, keys, nkeys,
-                             plan.bits, grid.cs_sorted, grid.r_desc)
+                             rows.last_pair_mask, grid.placed_k, grid.cand, grid.cursor, grid.composed, grid.T,
+                             grid.colsub, grid.forbid, grid.diff_start, grid.diff_pairs, grid.colbase, grid.x_last,
+                             trades.opt, trades.half_a, trades.half_b, trades.seen, trades.seen_count, trades.marks,
+                             trades.stamps, keys, nkeys, plan.bits, grid.cs_sorted, grid.r_desc)
 
 
 @njit(cache=True, nogil=True)
@@ -507,3 +533,9 @@ def place_rows_in_order(m, n, plan, rows):
         for t in range(rows.placed_count[0, k]):
             rank = rows.placed_list[0, k, t]
             rows.row0_mask[k, rank >> 6] |= np.int64(1) << (rank & 63)
+    # the last row's pairings with row m - 2 as a bit set (``_last_row`` may test them one by one)
+    for w in range(n_words):
+        rows.last_pair_mask[w] = 0
+    for t in range(rows.placed_count[m - 2, m - 1]):
+        rank = rows.placed_list[m - 2, m - 1, t]
+        rows.last_pair_mask[rank >> 6] |= np.int64(1) << (rank & 63)
