@@ -87,6 +87,43 @@ def partitions_for(m, n, r, plan, rows, grid, trades, keys, nkeys):
 
 
 @njit(cache=True, nogil=True)
+def sorted_keys(key_buf, nkeys, key_bits):
+    """key_buf[:nkeys] (non-negative, below 2**key_bits) sorted, as a new array.
+
+    Least significant digit first radix sort (digits of at most 12 bits,
+    all histograms in one pass): a vector's keys run to millions (3×6), where
+    it measured several times faster than np.sort; short runs take np.sort.
+    """
+    if nkeys < 1 << 13:
+        return np.sort(key_buf[:nkeys])
+    passes = (key_bits + 11) // 12
+    digit = (key_bits + passes - 1) // passes
+    size = 1 << digit
+    mask = size - 1
+    counts = np.zeros((passes, size), np.int64)
+    src = key_buf[:nkeys].copy()
+    for i in range(nkeys):
+        x = src[i]
+        for p in range(passes):
+            counts[p, (x >> (p * digit)) & mask] += 1
+    dst = np.empty(nkeys, np.int64)
+    for p in range(passes):
+        total = 0
+        for v in range(size):
+            c = counts[p, v]
+            counts[p, v] = total
+            total += c
+        shift = p * digit
+        for i in range(nkeys):
+            x = src[i]
+            v = (x >> shift) & mask
+            dst[counts[p, v]] = x
+            counts[p, v] += 1
+        src, dst = dst, src
+    return src
+
+
+@njit(cache=True, nogil=True)
 def _check_single_keys(m, n, r, plan, key_buf, nkeys, records, found, counters, verify):
     """Margins met by exactly one trade-free table are proved unique or not by the exact
     solver; unique ones go to ``records`` (while there is room).  Returns the new count."""
@@ -94,7 +131,7 @@ def _check_single_keys(m, n, r, plan, key_buf, nkeys, records, found, counters, 
     c = np.zeros(n, np.int64)
     givens = np.zeros((m, n), np.int16)
     sol = np.zeros((1, m, n), np.int16)
-    keys = np.sort(key_buf[:nkeys])
+    keys = sorted_keys(key_buf, nkeys, plan.bits * n)
     a = 0
     while a < nkeys:
         b = a + 1
