@@ -107,9 +107,10 @@ def pairing_tables(m: int, n: int):
 
     inverse = ranks(np.argsort(perms, axis=1))
     if m >= 3 and n <= 6:
-        compose_t = np.ascontiguousarray(ranks(perms[:, perms]).T)   # ranks of [a, b, k] = perms[a, perms[b, k]]
+        # int16 (ranks < 720): the table is read at random, 1 MB stays in L2 where 4 MB did not
+        compose_t = np.ascontiguousarray(ranks(perms[:, perms]).T).astype(np.int16)   # [b, a]: perms[a, perms[b, k]]
     else:
-        compose_t = np.zeros((1, 1), np.int64)
+        compose_t = np.zeros((1, 1), np.int16)
     row_orders = np.array(list(permutations(range(m))), dtype=np.int64)
     return perms, inverse, compose_t, fact, row_orders
 
