@@ -341,17 +341,17 @@ def _differences(vals, n, N, diff_start, diff_pairs):
 
 @njit(cache=True, nogil=True)
 def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
-                      last_pair_mask, placed_k, cand,
-                      cand_cursor, composed, T, colsub, forbid, diff_start, diff_pairs,
-                      colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
+                      last_pair_mask, placed_k, cand, cand_cursor, composed, T, colsub, forbid, diff_start,
+                      diff_pairs, colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
                       bits, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     The search's hot loop, kept whole (long) with its arrays as plain arguments:
-    137 lines, because the same search split into helpers taking the grouped
-    arrays measured 1.9× slower (3×5: 8.1 vs 4.1 CPU-s); ``arrange_rows``
-    unpacks the groups for it.  The helpers above serve the probes of
-    ``estimate``.
+    about 120 lines, because the same search split into helpers taking the
+    grouped arrays measured 1.9× slower (3×5: 8.1 vs 4.1 CPU-s); ``arrange_rows``
+    unpacks the groups for it, and its own helpers are inlined (a call to
+    ``_last_row`` cost 8 % of 4×4).  ``_enter_row`` … ``_record_leaf``
+    serve the probes of ``estimate``.
 
     Row i (i >= 1) is placed whole, as an arrangement (rank into ``perms``)
     taken from the bit set ``cand[i]``: its trade-free pairings with row 0
@@ -360,9 +360,12 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
     once when row l is placed).  Column pairs: ``colsub[a·n + b, S]`` is the
     sum over the placed rows S of T[., a] − T[., b]; the differences x_a − x_b
     row i may not have (−colsub over the rows above) are collected as bits
-    in ``forbid[a·n + b]`` before its first candidate is tested.
-    Appends the encoded sorted column sums of each surviving table to
-    ``keys`` (while there is room); returns the new number of keys.
+    in ``forbid[a·n + b]`` before its first candidate is tested.  The last
+    row is completed by ``_last_row`` as bit sets (its pairings with row
+    m − 2, arrangement ``placed_k[m − 2]``, are tested there: no
+    ``composed[m − 2]``).  Appends the encoded sorted column sums of each
+    surviving table to ``keys`` (while there is room); returns the new
+    number of keys.
     """
     N = m * n
     n_words = cand.shape[1]
