@@ -27,9 +27,13 @@ dedupe, exact check):
 * Row pairs: whether two rows have such a trade depends only on which of
   their entries share a column (a *pairing*), not on the column order.  So
   when the partition search picks a row set, the trade-free pairings with
-  every earlier row set are listed once (a depth-first search with subset
-  sums kept incrementally) and shared by the whole subtree; a row set
-  without any ends it.  A row's candidate arrangements are a bit set over
+  every earlier row set are listed once and shared by the whole subtree; a
+  row set without any ends it.  A pairing has a trade exactly when it maps
+  some positions S of one set onto positions T of the other with the same
+  size and sum; so the (S, T) with equal sums are found by hashing subset
+  sums, and each rules out a precomputed bit set over the n! pairings (the
+  ones mapping S onto T).  Past 6 columns: a depth-first search with the
+  subset sums as a shifted bit set.  A row's candidate arrangements are a bit set over
   the n! arrangement ranks: its trade-free pairings with the first placed
   row (written increasing, so a pairing is an arrangement) AND, for each
   earlier row l, its trade-free pairings with row l composed with row l's
@@ -38,7 +42,14 @@ dedupe, exact check):
 * Column pairs: the subset sums of T[., a] − T[., b] over the placed rows
   are kept per column pair; before a row is tried, the differences its
   entries x_a − x_b may not have are collected as bits, so a candidate costs
-  one bit test per column pair.  Leaves sort their column sums in place.
+  one bit test per column pair.  The last row is cut as bit sets instead:
+  per column pair and forbidden difference, the arrangements putting two of
+  its elements with that difference in those columns (precomputed per
+  column pair and element pair); its pairings with the row placed before
+  it are tested per candidate by one bit (or ANDed in, when fewer), and
+  every survivor is a trade-free table.  Leaves sort their column sums in
+  place; a vector's keys are radix sorted, in a buffer that grows by
+  redoing the one partition that overflowed it.
 * When m >= 4, once three rows are placed, two more trades among them are
   cut: permuting entries within the columns of those three rows keeping
   their row sums (meet in the middle over the columns, in a stamped table

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from sudokustudio.core.bits import lowest_index64
+from sudokustudio.core.bits import lowest_index64, popcount64
 from sudokustudio.survo.atlas.trades import mark_two_row_triples, three_col_trade, three_row_trade
 
 
@@ -172,16 +172,16 @@ def _place(i, k, m, n, plan, rows, grid, trades, span2):
             for mask in range(bi):
                 colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
     # the arrangements of each later row that pair trade-free with this one
-    compose = plan.compose
+    compose_t = plan.compose_t
     placed_list = rows.placed_list
     placed_count = rows.placed_count
     composed = grid.composed
     for i2 in range(i + 1, m):
         for w in range(n_words):
             composed[i, i2, w] = 0
-        if compose.shape[0] > 1:
+        if compose_t.shape[0] > 1:
             for t in range(placed_count[i, i2]):
-                rank = compose[placed_list[i, i2, t], k]
+                rank = compose_t[k, placed_list[i, i2, t]]
                 composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
         else:
             for t in range(placed_count[i, i2]):
@@ -192,17 +192,166 @@ def _place(i, k, m, n, plan, rows, grid, trades, span2):
         mark_two_row_triples(T, n, trades.marks, trades.stamps[1], span2)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc):
+    """A trade-free table (column sums colbase + x): append its encoded sorted column sums to
+    ``keys`` while there is room (m = n keeps only the orientation of REFERENCES.md); returns
+    the new key count."""
+    for j in range(n):   # insertion sort, no allocation
+        s = colbase[j] + x[j]
+        k = j
+        while k > 0 and cs_sorted[k - 1] > s:
+            cs_sorted[k] = cs_sorted[k - 1]
+            k -= 1
+        cs_sorted[k] = s
+    if m == n:
+        # orientation: r sorted decreasingly must be lexicographically smaller
+        for k in range(m):
+            a = sorted_r_desc[k]
+            b = cs_sorted[n - 1 - k]
+            if a != b:
+                if a > b:
+                    return nkeys
+                break
+    if nkeys < keys.shape[0]:
+        key = np.int64(0)
+        for k in range(n):
+            key = (key << bits) | cs_sorted[k]
+        keys[nkeys] = key
+    return nkeys + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
+    """Remove from the bit set ``cand`` every arrangement of the last row with a column-pair
+    trade: for each column pair (a, b) and forbidden difference d (``forbid``), the
+    arrangements putting elements u, v with x_u − x_v = d (``diff_pairs``, by d) in columns a, b
+    (``cell_masks``)."""
+    n_words = cand.shape[0]
+    for a in range(n):
+        for b in range(a + 1, n):
+            f = forbid[a * n + b] & ~(np.int64(1) << (N - 1))   # difference 0: no pair of elements
+            while f != 0:
+                low = f & -f
+                f ^= low
+                d = lowest_index64(np.uint64(low))
+                for e in range(diff_start[d], diff_start[d + 1]):
+                    uv = diff_pairs[e]
+                    for w in range(n_words):
+                        cand[w] &= ~cell_masks[a * n + b, uv, w]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pairs, T, colbase, x, keys, nkeys, bits,
+              cs_sorted, sorted_r_desc, prev, inv_prev, compose_t, fact, pairs, n_pairs, pair_mask, paired):
+    """Every trade-free completion of rows 0..m-2 by the last row; returns the new key count.
+
+    ``cand``: the last row's arrangements that pair trade-free with rows
+    0..m-3 (overwritten).  The column-pair trades (``forbid``) are cut from
+    the bit set (``_cut_column_trades``) when that costs fewer steps than
+    testing each candidate (and n <= 6 has ``cell_masks``), else tested per
+    candidate.  Row m-2 (arrangement ``prev``; -1 when it is row 0, already
+    in ``cand``) pairs trade-free by ``pairs[:n_pairs]`` (bit set
+    ``pair_mask``): when there are fewer candidates than pairings, each
+    candidate's pairing (candidate ∘ prev⁻¹) is tested by one bit, else the
+    pairings composed with ``prev`` are ANDed in as a bit set (``paired``,
+    scratch).  Each survivor's sorted column sums go to ``keys``.
+    """
+    N = m * n
+    last = m - 1
+    n_words = cand.shape[0]
+    nb = 0
+    for w in range(n_words):
+        nb += popcount64(np.uint64(cand[w]))
+    if nb == 0:
+        return nkeys
+    forbidden = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            forbidden += popcount64(np.uint64(forbid[a * n + b]))
+    # cutting costs about one step per forbidden difference, testing one per candidate
+    by_cells = cell_masks.shape[0] > 1 and nb > forbidden
+    if by_cells:
+        _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs)
+        nb = 0
+        for w in range(n_words):
+            nb += popcount64(np.uint64(cand[w]))
+    test_pairs = prev >= 0 and nb < n_pairs
+    if prev >= 0 and not test_pairs:
+        for w in range(n_words):
+            paired[w] = 0
+        for t in range(n_pairs):
+            k = compose_t[prev, pairs[t]] if compose_t.shape[0] > 1 else compose_rank(perms, fact, pairs[t], prev, n)
+            paired[k >> 6] |= np.int64(1) << (k & 63)
+        for w in range(n_words):
+            cand[w] &= paired[w]
+    for j in range(n):
+        s = 0
+        for earlier in range(last):
+            s += T[earlier, j]
+        colbase[j] = s
+    for w in range(n_words):
+        word = cand[w]
+        while word != 0:
+            low = word & -word
+            word ^= low
+            k = w * 64 + lowest_index64(np.uint64(low))
+            if test_pairs:
+                q = compose_t[inv_prev, k] if compose_t.shape[0] > 1 else compose_rank(perms, fact, k, inv_prev, n)
+                if not (pair_mask[q >> 6] >> (q & 63)) & 1:
+                    continue
+            for j in range(n):
+                x[j] = vals[last, perms[k, j]]
+            good = True
+            if not by_cells:
+                for a in range(n):
+                    for b in range(a + 1, n):
+                        if (forbid[a * n + b] >> (x[a] - x[b] + N - 1)) & 1:
+                            good = False
+                            break
+                    if not good:
+                        break
+            if good:
+                nkeys = _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc)
+    return nkeys
+
+
 @njit(cache=True, nogil=True)
-def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pair_count, cand, composed, T,
-                      colsub, forbid, opt, half_a, half_b, seen, seen_count, marks, stamps,
-                      keys, nkeys, bits, cs_sorted, sorted_r_desc):
+def _differences(vals, n, N, diff_start, diff_pairs):
+    """The ordered pairs u·n + v (u != v) of ``vals`` grouped by x_u − x_v + N − 1 (counting
+    sort: diff_pairs[diff_start[d]:diff_start[d + 1]])."""
+    for d in range(2 * N):
+        diff_start[d] = 0
+    for u in range(n):
+        for v in range(n):
+            if u != v:
+                diff_start[vals[u] - vals[v] + N] += 1
+    for d in range(1, 2 * N):
+        diff_start[d] += diff_start[d - 1]
+    for u in range(n):
+        for v in range(n):
+            if u != v:
+                d = vals[u] - vals[v] + N - 1
+                diff_pairs[diff_start[d]] = u * n + v
+                diff_start[d] += 1
+    for d in range(2 * N - 1, 0, -1):
+        diff_start[d] = diff_start[d - 1]
+    diff_start[0] = 0
+
+
+@njit(cache=True, nogil=True)
+def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
+                      last_pair_mask, placed_k, cand, cand_cursor, composed, T, colsub, forbid, diff_start,
+                      diff_pairs, colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
+                      bits, cs_sorted, sorted_r_desc):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     The search's hot loop, kept whole (long) with its arrays as plain arguments:
-    137 lines, because the same search split into helpers taking the grouped
-    arrays measured 1.9× slower (3×5: 8.1 vs 4.1 CPU-s); ``arrange_rows``
-    unpacks the groups for it.  The helpers above serve the probes of
-    ``estimate``.
+    about 120 lines, because the same search split into helpers taking the
+    grouped arrays measured 1.9× slower (3×5: 8.1 vs 4.1 CPU-s); ``arrange_rows``
+    unpacks the groups for it, and its own helpers are inlined (a call to
+    ``_last_row`` cost 8 % of 4×4).  ``_enter_row`` … ``_record_leaf``
+    serve the probes of ``estimate``.
 
     Row i (i >= 1) is placed whole, as an arrangement (rank into ``perms``)
     taken from the bit set ``cand[i]``: its trade-free pairings with row 0
@@ -211,13 +360,16 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
     once when row l is placed).  Column pairs: ``colsub[a·n + b, S]`` is the
     sum over the placed rows S of T[., a] − T[., b]; the differences x_a − x_b
     row i may not have (−colsub over the rows above) are collected as bits
-    in ``forbid[a·n + b]`` before its first candidate is tested.
-    Appends the encoded sorted column sums of each surviving table to
-    ``keys`` (while there is room); returns the new number of keys.
+    in ``forbid[a·n + b]`` before its first candidate is tested.  The last
+    row is completed by ``_last_row`` as bit sets (its pairings with row
+    m − 2, arrangement ``placed_k[m − 2]``, are tested there: no
+    ``composed[m − 2]``).  Appends the encoded sorted column sums of each
+    surviving table to ``keys`` (while there is room); returns the new
+    number of keys.
     """
     N = m * n
     n_words = cand.shape[1]
-    cand_cursor = np.zeros(m, np.int64)
+    _differences(vals[m - 1], n, N, diff_start, diff_pairs)
     for j in range(n):
         T[0, j] = vals[0, j]
     for a in range(n):
@@ -229,43 +381,13 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
     i = 1
     entering = True
     while i >= 1:
-        if i == m:
-            # a trade-free table: record its sorted column sums (insertion sort, no allocation)
-            for j in range(n):
-                s = 0
-                for earlier in range(m):
-                    s += T[earlier, j]
-                k = j
-                while k > 0 and cs_sorted[k - 1] > s:
-                    cs_sorted[k] = cs_sorted[k - 1]
-                    k -= 1
-                cs_sorted[k] = s
-            keep = True
-            if m == n:
-                # orientation: r sorted decreasingly must be lexicographically smaller
-                for k in range(m):
-                    a = sorted_r_desc[k]
-                    b = cs_sorted[n - 1 - k]
-                    if a != b:
-                        keep = a < b
-                        break
-            if keep:
-                if nkeys < keys.shape[0]:
-                    key = np.int64(0)
-                    for k in range(n):
-                        key = (key << bits) | cs_sorted[k]
-                    keys[nkeys] = key
-                nkeys += 1
-            i -= 1
-            entering = False
-            continue
         if entering:
             entering = False
             cand_cursor[i] = 0
             nonempty = False
             for w in range(n_words):
                 x = row0_mask[i, w]
-                for earlier in range(1, i):
+                for earlier in range(1, min(i, m - 2)):   # the last row meets row m - 2 in _last_row
                     x &= composed[earlier, i, w]
                 cand[i, w] = x
                 if x != 0:
@@ -282,6 +404,14 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
                         if -N < s < N:
                             f |= np.int64(1) << (N - 1 - s)
                     forbid[i, a * n + b] = f
+            if i == m - 1:
+                prev = placed_k[m - 2] if m > 2 else -1
+                nkeys = _last_row(m, n, vals, perms, cand[i], forbid[i], cell_masks, diff_start, diff_pairs, T,
+                                  colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc, prev,
+                                  inverse[max(prev, 0)], compose_t, fact, pair_list[m - 2, i], pair_count[m - 2, i],
+                                  last_pair_mask, composed[m - 2, i])
+                i -= 1
+                continue
         k = -1
         while True:
             k = pop_lowest(cand[i], n_words, cand_cursor, i)
@@ -321,12 +451,14 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
                 d = T[i, a] - T[i, b]
                 for mask in range(bi):
                     colsub[a * n + b, mask | bi] = colsub[a * n + b, mask] + d
-        # the arrangements of each later row that pair trade-free with this one
-        for i2 in range(i + 1, m):
+        placed_k[i] = k
+        # the arrangements of each later row that pair trade-free with this one (but the last
+        # row's with row m - 2: _last_row)
+        for i2 in range(i + 1, m if i < m - 2 else m - 1):
             for w in range(n_words):
                 composed[i, i2, w] = 0
             for t in range(pair_count[i, i2]):
-                rank = compose[pair_list[i, i2, t], k] if compose.shape[0] > 1 else \
+                rank = compose_t[k, pair_list[i, i2, t]] if compose_t.shape[0] > 1 else \
                     compose_rank(perms, fact, pair_list[i, i2, t], k, n)
                 composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
         if i == 1 and m > 3:
@@ -341,11 +473,12 @@ def arrange_rows_fast(m, n, vals, perms, compose, fact, row0_mask, pair_list, pa
 def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys):
     """All trade-free tables on the row sets ``rows.placed_vals`` (see ``arrange_rows_fast``);
     appends their encoded sorted column sums to ``keys``, returns the new key count."""
-    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose, plan.fact, rows.row0_mask,
-                             rows.placed_list, rows.placed_count, grid.cand, grid.composed, grid.T, grid.colsub,
-                             grid.forbid, trades.opt, trades.half_a, trades.half_b, trades.seen,
-                             trades.seen_count, trades.marks, trades.stamps, keys, nkeys, plan.bits,
-                             grid.cs_sorted, grid.r_desc)
+    return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.inverse, plan.fact,
+                             plan.cell_masks, rows.row0_mask, rows.placed_list, rows.placed_count,
+                             rows.last_pair_mask, grid.placed_k, grid.cand, grid.cursor, grid.composed, grid.T,
+                             grid.colsub, grid.forbid, grid.diff_start, grid.diff_pairs, grid.colbase, grid.x_last,
+                             trades.opt, trades.half_a, trades.half_b, trades.seen, trades.seen_count, trades.marks,
+                             trades.stamps, keys, nkeys, plan.bits, grid.cs_sorted, grid.r_desc)
 
 
 @njit(cache=True, nogil=True)
@@ -403,3 +536,9 @@ def place_rows_in_order(m, n, plan, rows):
         for t in range(rows.placed_count[0, k]):
             rank = rows.placed_list[0, k, t]
             rows.row0_mask[k, rank >> 6] |= np.int64(1) << (rank & 63)
+    # the last row's pairings with row m - 2 as a bit set (``_last_row`` may test them one by one)
+    for w in range(n_words):
+        rows.last_pair_mask[w] = 0
+    for t in range(rows.placed_count[m - 2, m - 1]):
+        rank = rows.placed_list[m - 2, m - 1, t]
+        rows.last_pair_mask[rank >> 6] |= np.int64(1) << (rank & 63)

@@ -29,7 +29,7 @@ from numba import njit
 from sudokustudio.survo.atlas.arrange import _enter_row, _next_candidate, _place, _record_leaf, place_rows_in_order
 from sudokustudio.survo.atlas.enumeration import _mask_values
 from sudokustudio.survo.atlas.plan import row_sum_vectors
-from sudokustudio.survo.atlas.trades import good_pairings
+from sudokustudio.survo.atlas.trades import row_pairings
 from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 
 
@@ -54,8 +54,7 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
             rows.chosen[d] = full & ~used
             _mask_values(rows.chosen[d], N, rows.vals[d])
             for earlier in range(d):
-                c = good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
-                                  rows.rank_prefix, rows.pair_list[earlier, d])
+                c = row_pairings(rows.vals[earlier], rows.vals[d], n, plan, rows, rows.pair_list[earlier, d])
                 rows.pair_count[earlier, d] = c
                 if c == 0:
                     return
@@ -72,8 +71,7 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
             _mask_values(masks[p], N, rows.vals[d])
             alive = True
             for earlier in range(d):
-                if good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub, rows.pick,
-                                 rows.rank_prefix, rows.pair_list[earlier, d]) == 0:
+                if row_pairings(rows.vals[earlier], rows.vals[d], n, plan, rows, rows.pair_list[earlier, d]) == 0:
                     alive = False
                     break
             if alive:
@@ -89,8 +87,8 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
         used |= masks[p]
         _mask_values(masks[p], N, rows.vals[d])
         for earlier in range(d):
-            rows.pair_count[earlier, d] = good_pairings(rows.vals[earlier], rows.vals[d], n, plan.fact, rows.sub,
-                                                        rows.pick, rows.rank_prefix, rows.pair_list[earlier, d])
+            rows.pair_count[earlier, d] = row_pairings(rows.vals[earlier], rows.vals[d], n, plan, rows,
+                                                       rows.pair_list[earlier, d])
     place_rows_in_order(m, n, plan, rows)
     T = grid.T
     for j in range(n):

@@ -89,9 +89,11 @@ def pairing_tables(m: int, n: int):
     """The n! arrangements of a row (lexicographic: an arrangement's rank is its index).
 
     Returns (perms int64[n!, n], inverse int64[n!] (rank of the inverse),
-    compose int64[n!, n!] with compose[a, b] = rank of perms[a]∘perms[b]
-    (only needed with three or more rows; a 1×1 dummy for two rows, and for
-    n >= 7, where the table would take n!² words and ranks are computed instead), fact int64[n+1],
+    compose_t int64[n!, n!] with compose_t[b, a] = rank of perms[a]∘perms[b]
+    (b first: a placed row's arrangement b is composed with every pairing a
+    in one row of the table, read in order; only needed with three or more
+    rows; a 1×1 dummy for two rows, and for n >= 7, where the table would
+    take n!² words and ranks are computed instead), fact int64[n+1],
     row_orders int64[m!, m] (every order of placing the m rows)).
     """
     perms = np.array(list(permutations(range(n))), dtype=np.int64)
@@ -105,11 +107,49 @@ def pairing_tables(m: int, n: int):
 
     inverse = ranks(np.argsort(perms, axis=1))
     if m >= 3 and n <= 6:
-        compose = ranks(perms[:, perms])   # [a, b, k] = perms[a, perms[b, k]]
+        # int16 (ranks < 720): the table is read at random, 1 MB stays in L2 where 4 MB did not
+        compose_t = np.ascontiguousarray(ranks(perms[:, perms]).T).astype(np.int16)   # [b, a]: perms[a, perms[b, k]]
     else:
-        compose = np.zeros((1, 1), np.int64)
+        compose_t = np.zeros((1, 1), np.int16)
     row_orders = np.array(list(permutations(range(m))), dtype=np.int64)
-    return perms, inverse, compose, fact, row_orders
+    return perms, inverse, compose_t, fact, row_orders
+
+
+@cache
+def cell_pair_masks(n: int) -> np.ndarray:
+    """Bit sets over the n! arrangements (rank k: bit k & 63 of word k >> 6): entry
+    [a·n + b, u·n + v] holds the arrangements putting element u in column a and element v in
+    column b (perms[k, a] == u, perms[k, b] == v).  For n <= 6 (n⁴·n!/64 words: 15,552 for
+    n = 6); beyond, a 1×1×1 dummy (the last row's column pairs are then tested one by one)."""
+    if n > 6:
+        return np.zeros((1, 1, 1), np.int64)
+    perms = np.array(list(permutations(range(n))), dtype=np.int64)
+    n_words = (len(perms) + 63) // 64
+    hit = (perms[:, :, None, None, None] == np.arange(n)[None, None, :, None, None]) & \
+        (perms[:, None, None, :, None] == np.arange(n)[None, None, None, None, :])   # [k, a, u, b, v]
+    hit = hit.transpose(1, 3, 2, 4, 0).reshape(n * n, n * n, len(perms))           # [a·n + b, u·n + v, k]
+    padded = np.zeros((n * n, n * n, n_words * 64), bool)
+    padded[:, :, :len(perms)] = hit
+    return np.packbits(padded, axis=2, bitorder="little").view(np.int64).reshape(n * n, n * n, n_words)
+
+
+@cache
+def subset_pair_masks(n: int) -> np.ndarray:
+    """Bit sets over the n! arrangements (as ``cell_pair_masks``): entry [S, T] (bit masks of
+    positions) holds the arrangements mapping the positions S onto the positions T
+    ({perms[k, j] : j in S} == T; empty unless |S| == |T|).  For n <= 6 (2**2n·n!/64 words:
+    49,152 for n = 6); beyond, a 1×1×1 dummy (pairings are then listed depth first)."""
+    if n > 6:
+        return np.zeros((1, 1, 1), np.int64)
+    perms = np.array(list(permutations(range(n))), dtype=np.int64)
+    n_perms = len(perms)
+    n_words = (n_perms + 63) // 64
+    subsets = np.arange(1 << n)
+    members = (subsets[:, None] >> np.arange(n)[None, :]) & 1                      # [S, j]
+    image = (members[None, :, :] << perms[:, None, :]).sum(axis=2)                  # [k, S]: q(S) as a mask
+    hit = np.zeros((1 << n, 1 << n, n_words * 64), bool)
+    hit[subsets[None, :], image, np.arange(n_perms)[:, None]] = True
+    return np.packbits(hit, axis=2, bitorder="little").view(np.int64).reshape(1 << n, 1 << n, n_words)
 
 
 def check_size(m: int, n: int, max_cells: int | None = MAX_CELLS) -> None:

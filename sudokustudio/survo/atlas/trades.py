@@ -12,6 +12,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sudokustudio.core.bits import lowest_index64, popcount64
+
 #: the six permutations of three things, the identity first (a global: numba folds it in as a constant,
 #: which lets LLVM unroll the 6×6 loops below; passed as an argument it made the 4×4 atlas 2.5× slower)
 PERM3 = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], dtype=np.int64)
@@ -113,19 +115,91 @@ def three_col_trade(T, n, marks, stamp, span2):
 
 
 @njit(cache=True, nogil=True)
-def good_pairings(A, B, n, fact, sub, pick, rank, out):
+def row_pairings(A, B, n, plan, rows, out):
+    """The trade-free pairings of row sets A and B (see ``good_pairings``) into ``out``; returns
+    their number.  By equal-sum subsets (``pairings_by_subsets``) where the plan has the
+    subset tables (n <= 6), else depth first."""
+    if plan.subset_masks.shape[0] > 1:
+        return pairings_by_subsets(A, B, n, plan.subset_masks, rows.subset_sums, rows.sum_head, rows.sum_next,
+                                   rows.bad, out)
+    return good_pairings(A, B, n, plan.fact, rows.reach, rows.pick, rows.rank_prefix, out)
+
+
+@njit(cache=True, nogil=True)
+def pairings_by_subsets(A, B, n, subset_masks, sums, head, nxt, bad, out):
+    """The trade-free pairings of A and B (increasing), as ``good_pairings`` lists them.
+
+    A pairing q has a trade exactly when some nonempty set S of A's
+    positions has sum(A[S]) == sum(B[q(S)]): a set T = q(S) of B's positions
+    of the same size and sum.  So every such pair (S, T) is found (A's
+    subsets hashed by size and sum in ``head``/``nxt``, B's looked up),
+    the arrangements mapping S onto T (``subset_masks[S, T]``, a bit set
+    over the n! ranks) are ORed into ``bad``, and the ranks outside it
+    are the answer, in increasing order.  Scratch: ``sums`` int64[2, 2**n],
+    ``head`` int64[(n + 1)·(n·m·n + 1)] (all -1 between calls), ``nxt``
+    int64[2**n], ``bad`` int64[n_words].
+    """
+    full = (1 << n) - 1
+    n_words = bad.shape[0]
+    width = head.shape[0] // (n + 1)   # sums 0..width-1 per size
+    sums[0, 0] = 0
+    sums[1, 0] = 0
+    for S in range(1, full + 1):
+        low = S & -S
+        j = lowest_index64(np.uint64(low))
+        sums[0, S] = sums[0, S ^ low] + A[j]
+        sums[1, S] = sums[1, S ^ low] + B[j]
+    for S in range(1, full + 1):
+        key = popcount64(np.uint64(S)) * width + sums[0, S]
+        nxt[S] = head[key]
+        head[key] = S
+    for w in range(n_words):
+        bad[w] = 0
+    for T in range(1, full + 1):
+        S = head[popcount64(np.uint64(T)) * width + sums[1, T]]
+        while S >= 0:
+            for w in range(n_words):
+                bad[w] |= subset_masks[S, T, w]
+            S = nxt[S]
+    for S in range(1, full + 1):   # leave ``head`` all -1
+        head[popcount64(np.uint64(S)) * width + sums[0, S]] = -1
+    count = 0
+    n_perms = out.shape[0]
+    for w in range(n_words):
+        x = ~bad[w]
+        while x != 0:
+            low = x & -x
+            x ^= low
+            k = w * 64 + lowest_index64(np.uint64(low))
+            if k >= n_perms:
+                break
+            out[count] = k
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def good_pairings(A, B, n, fact, reach, pick, rank, out):
     """The trade-free pairings of two rows holding the sets A and B (increasing).
 
     A pairing q (A[j] shares a column with B[q[j]]) is trade-free when no
     nonempty set of positions has sum(B[q[j]] - A[j]) == 0.  Depth first over
-    the positions with the subset sums kept incrementally (``sub``, 2**n
-    scratch), so a prefix with a zero subset is cut once; ``rank[j]`` (scratch)
-    is the rank contribution of positions < j.  The lexicographic ranks of
-    the trade-free pairings go to ``out`` (increasing); returns their number.
+    the positions, so a prefix with a zero subset is cut once.  ``reach[j]``
+    (uint64[n + 1, W] scratch, ``reach_words``) is the bit set of the subset
+    sums of positions < j (bit s + n·max|Δ|, the empty subset included): a
+    difference d at position j closes a zero subset exactly when −d is in
+    it, one bit test (it was 2**j sums); then reach[j + 1] = reach[j] OR
+    reach[j] shifted by d.  ``rank[j]`` (scratch) is the rank contribution
+    of positions < j.  The lexicographic ranks of the trade-free pairings go
+    to ``out`` (increasing); returns their number.
     """
+    n_words = reach.shape[1]
+    offset = (n_words * 64) // 2   # bit of subset sum 0 (|sums| < offset: see reach_words)
+    for w in range(n_words):
+        reach[0, w] = np.uint64(0)
+    reach[0, offset >> 6] = np.uint64(1) << np.uint64(offset & 63)
     count = 0
     used = 0
-    sub[0] = 0
     rank[0] = 0
     j = 0
     pick[0] = -1
@@ -137,21 +211,11 @@ def good_pairings(A, B, n, fact, sub, pick, rank, out):
             used &= ~(1 << pick[j])
             continue
         c = pick[j] + 1
-        bj = 1 << j
         while c < n:
-            if (used >> c) & 1:
-                c += 1
-                continue
-            d = B[c] - A[j]
-            good = True
-            for mask in range(bj):
-                s = sub[mask] + d
-                if s == 0:
-                    good = False
+            if not (used >> c) & 1:
+                t = offset - (B[c] - A[j])
+                if not (reach[j, t >> 6] >> np.uint64(t & 63)) & np.uint64(1):
                     break
-                sub[mask | bj] = s
-            if good:
-                break
             c += 1
         if c >= n:
             j -= 1
@@ -159,6 +223,7 @@ def good_pairings(A, B, n, fact, sub, pick, rank, out):
                 used &= ~(1 << pick[j])
             continue
         pick[j] = c
+        _or_shifted(reach, j, B[c] - A[j], n_words)
         smaller = 0
         for x in range(c):
             if not (used >> x) & 1:
@@ -169,3 +234,31 @@ def good_pairings(A, B, n, fact, sub, pick, rank, out):
         if j < n:
             pick[j] = -1
     return count
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _or_shifted(reach, j, d, n_words):
+    """reach[j + 1] = reach[j] | reach[j] shifted by d bits (towards higher bits for d > 0);
+    0 < |d| < 64."""
+    if d > 0:
+        s = np.uint64(d)
+        back = np.uint64(64 - d)
+        carry = np.uint64(0)
+        for w in range(n_words):
+            x = reach[j, w]
+            reach[j + 1, w] = x | (x << s) | carry
+            carry = x >> back
+    else:
+        s = np.uint64(-d)
+        back = np.uint64(64 + d)
+        carry = np.uint64(0)
+        for w in range(n_words - 1, -1, -1):
+            x = reach[j, w]
+            reach[j + 1, w] = x | (x >> s) | carry
+            carry = x << back
+
+
+def reach_words(m: int, n: int) -> int:
+    """Words per subset-sum bit set of ``good_pairings``: sums of n differences of numbers
+    1..m·n lie strictly inside ±n·(m·n − 1), centred in the set."""
+    return (2 * n * (m * n - 1) + 2 + 63) // 64

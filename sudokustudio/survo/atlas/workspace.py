@@ -12,12 +12,14 @@ from collections import namedtuple
 
 import numpy as np
 
-from sudokustudio.survo.atlas.plan import pairing_tables, subset_tables
+from sudokustudio.survo.atlas.plan import cell_pair_masks, pairing_tables, subset_pair_masks, subset_tables
+from sudokustudio.survo.atlas.trades import reach_words
 
-Plan = namedtuple("Plan", "masks start perms inverse compose fact row_orders bits")
-Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask "
-                          "sub pick rank_prefix chosen used pos")
-Grid = namedtuple("Grid", "T cand composed cursor colsub forbid cs_sorted r_desc")
+Plan = namedtuple("Plan", "masks start perms inverse compose_t fact row_orders bits cell_masks subset_masks")
+Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask last_pair_mask "
+                          "reach pick rank_prefix subset_sums sum_head sum_next bad chosen used pos")
+Grid = namedtuple("Grid", "T cand composed cursor colsub forbid diff_start diff_pairs placed_k colbase x_last "
+                          "cs_sorted r_desc")
 Trades = namedtuple("Trades", "opt half_a half_b seen seen_count marks stamps")
 
 
@@ -32,8 +34,9 @@ def key_bits(m: int, n: int) -> int:
 
 def make_plan(m: int, n: int) -> Plan:
     masks, start = subset_tables(m, n)
-    perms, inverse, compose, fact, row_orders = pairing_tables(m, n)
-    return Plan(masks, start, perms, inverse, compose, fact, row_orders, key_bits(m, n))
+    perms, inverse, compose_t, fact, row_orders = pairing_tables(m, n)
+    return Plan(masks, start, perms, inverse, compose_t, fact, row_orders, key_bits(m, n), cell_pair_masks(n),
+                subset_pair_masks(n))
 
 
 def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
@@ -44,11 +47,15 @@ def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
     z = np.zeros
     rows = Rows(vals=z((m, n), np.int64), pair_list=z((m, m, n_perms), np.int64), pair_count=z((m, m), np.int64),
                 placed_vals=z((m, n), np.int64), placed_list=z((m, m, n_perms), np.int64),
-                placed_count=z((m, m), np.int64), row0_mask=z((m, n_words), np.int64), sub=z(1 << n, np.int64),
-                pick=z(n + 1, np.int64), rank_prefix=z(n + 1, np.int64), chosen=z(m, np.int64),
-                used=z(m + 1, np.int64), pos=z(m, np.int64))
+                placed_count=z((m, m), np.int64), row0_mask=z((m, n_words), np.int64),
+                last_pair_mask=z(n_words, np.int64), reach=z((n + 1, reach_words(m, n)), np.uint64),
+                pick=z(n + 1, np.int64), rank_prefix=z(n + 1, np.int64), subset_sums=z((2, 1 << n), np.int64),
+                sum_head=np.full((n + 1) * (n * N + 1), -1, np.int64), sum_next=z(1 << n, np.int64),
+                bad=z(n_words, np.int64), chosen=z(m, np.int64), used=z(m + 1, np.int64), pos=z(m, np.int64))
     grid = Grid(T=z((m, n), np.int64), cand=z((m, n_words), np.int64), composed=z((m, m, n_words), np.int64),
                 cursor=z(m, np.int64), colsub=z((n * n, 1 << m), np.int64), forbid=z((m, n * n), np.int64),
+                diff_start=z(2 * N, np.int64), diff_pairs=z(n * n, np.int64), placed_k=z(m, np.int64),
+                colbase=z(n, np.int64), x_last=z(n, np.int64),
                 cs_sorted=z(n, np.int64), r_desc=z(m, np.int64))
     span = (N - 1) * (n - n // 2)    # |Δ| bound of a half in three_row_trade
     span2 = 2 * (N - 1)              # |Δ| bound of two rows in mark_two_row_triples

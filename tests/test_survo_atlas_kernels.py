@@ -1,0 +1,94 @@
+"""The atlas search's bit-set kernels against plain definitions: trade-free pairings by
+equal-sum subsets against a brute force over all pairings (and the depth-first search),
+the arrangement bit set tables, the radix sort of keys, and a key buffer grown mid-vector."""
+from __future__ import annotations
+
+import itertools
+from math import factorial
+
+import numpy as np
+import pytest
+
+from sudokustudio.survo.atlas.enumeration import atlas_vectors_kernel, sorted_keys
+from sudokustudio.survo.atlas.plan import cell_pair_masks, pairing_tables, row_sum_vectors, subset_pair_masks
+from sudokustudio.survo.atlas.result import record_width
+from sudokustudio.survo.atlas.trades import good_pairings, pairings_by_subsets, reach_words
+from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
+
+
+def _bit(masks, k):
+    return (int(masks[k >> 6]) >> (k & 63)) & 1
+
+
+def _trade_free_brute(A, B, n):
+    """Ranks (lexicographic = itertools order) of the pairings with no zero-sum nonempty subset."""
+    out = []
+    for rank, q in enumerate(itertools.permutations(range(n))):
+        d = [int(B[q[j]] - A[j]) for j in range(n)]
+        if all(sum(d[j] for j in S) != 0 for k in range(1, n + 1) for S in itertools.combinations(range(n), k)):
+            out.append(rank)
+    return out
+
+
+@pytest.mark.parametrize("m,n", [(2, 3), (3, 3), (4, 4), (3, 5), (2, 6)])
+def test_pairings_by_subsets_match_brute_force_and_depth_first(m, n):
+    N = m * n
+    rng = np.random.default_rng(7 * n + m)
+    fact = np.array([factorial(k) for k in range(n + 1)], np.int64)
+    n_words = (factorial(n) + 63) // 64
+    masks = subset_pair_masks(n)
+    head = np.full((n + 1) * (n * N + 1), -1, np.int64)
+    by_subsets, depth_first = np.zeros(factorial(n), np.int64), np.zeros(factorial(n), np.int64)
+    counts = set()
+    for _ in range(40 if n >= 6 else 150):
+        p = rng.permutation(np.arange(1, N + 1))
+        A, B = np.sort(p[:n]), np.sort(p[n:2 * n])
+        c1 = pairings_by_subsets(A, B, n, masks, np.zeros((2, 1 << n), np.int64), head, np.zeros(1 << n, np.int64),
+                                 np.zeros(n_words, np.int64), by_subsets)
+        c2 = good_pairings(A, B, n, fact, np.zeros((n + 1, reach_words(m, n)), np.uint64), np.zeros(n + 1, np.int64),
+                           np.zeros(n + 1, np.int64), depth_first)
+        expected = _trade_free_brute(A, B, n)
+        assert list(by_subsets[:c1]) == expected
+        assert list(depth_first[:c2]) == expected
+        assert (head == -1).all()   # left clean for the next call
+        counts.add(c1)
+    assert len(counts) >= 2   # the sample meets varied cases, not one count only
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_arrangement_bit_set_tables(n):
+    perms = pairing_tables(3, n)[0]
+    cells, subsets = cell_pair_masks(n), subset_pair_masks(n)
+    for k in range(len(perms)):
+        for a, b, u, v in itertools.product(range(n), repeat=4):
+            assert _bit(cells[a * n + b, u * n + v], k) == (perms[k, a] == u and perms[k, b] == v)
+        for S in range(1 << n):
+            image = sum(1 << int(perms[k, j]) for j in range(n) if (S >> j) & 1)
+            for T in range(1 << n):
+                assert _bit(subsets[S, T], k) == (T == image)
+
+
+def test_sorted_keys_radix_equals_numpy_sort():
+    rng = np.random.default_rng(3)
+    for bits, count in [(28, 10), (30, 9000), (36, 200_000), (36, 70_000)]:
+        keys = rng.integers(0, 1 << bits, size=count + 17)
+        keys[5:40] = keys[3]   # repeats, as margins met more than once
+        assert np.array_equal(sorted_keys(keys, count, bits), np.sort(keys[:count]))
+
+
+def test_key_buffer_grown_mid_vector_gives_the_same_counts():
+    m, n = 3, 4
+    vectors = np.ascontiguousarray(row_sum_vectors(m, n))
+    plan = make_plan(m, n)
+    results = []
+    for cap in (4, 1 << 20):   # 4 keys: every vector overflows, in many partitions
+        rows, grid, trades = make_workspace(m, n)
+        records = np.zeros((1 << 12, record_width(m, n)), np.int64)
+        counters = np.zeros(5, np.int64)
+        found = atlas_vectors_kernel(m, n, vectors, plan, rows, grid, trades, np.zeros(cap, np.int64), records,
+                                     counters, True)
+        results.append((found, counters.copy(), records[:found].copy()))
+    (f1, c1, r1), (f2, c2, r2) = results
+    assert f1 == f2 > 0 and c1[4] == c2[4] == len(vectors)
+    assert np.array_equal(c1, c2) and np.array_equal(r1, r2)
+    assert c1[3] > 4   # the small buffer did overflow
