@@ -293,3 +293,28 @@ def test_jobs_defined_in_a_main_script_are_refused(cluster_client):
     main_job_class = type("ScriptJob", (HoleCountJob,), {"__module__": "__main__", "kind": ""})
     with pytest.raises(ClusterError, match="define cluster jobs in an importable module"):
         run_dask(main_job_class(), 1, 2, client=cluster_client)
+
+
+def test_ua_census_on_the_cluster_resumes_a_stored_run(cluster_client, capsys, tmp_path):
+    """`ua census --resume ID --scheduler ADDRESS`: a census stopped after one grid is
+    finished on the cluster, each grid searched once, with the threads' results."""
+    import json
+
+    from sudokustudio import cli
+    from sudokustudio.jobs.run import Run, StopRules
+    from sudokustudio.jobs.store import RunStore
+    from sudokustudio.sudoku.grids import grid_pool
+    from sudokustudio.sudoku.unavoidable import UACensusJob
+
+    grids = ["".join(map(str, g)) for g in grid_pool(3, 23, "solver")]
+    store = tmp_path / "runs.db"
+    run = Run.create(UACensusJob(grids, 13), 1, StopRules(batches=1), store=RunStore(store))
+    run.run(workers=1)
+    argv = ["ua", "census", "--resume", str(run.run_id), "--store", str(store), "--json"]
+    assert cli.main(argv + ["--scheduler", cluster_client.scheduler.address]) == 0
+    cluster = json.loads(capsys.readouterr().out)
+    assert cluster["complete"] and [r["grid"] for r in cluster["rows"]] == [0, 1, 2]
+    threads = UACensusJob(grids, 13)
+    local = run_batches(threads, 1, threads.n_batches(), workers=2).total
+    assert [(r["nodes"], r["uas"]) for r in cluster["rows"]] == [(r[4], r[6]) for r in local["rows"]]
+    assert cluster["rows"][0]["harvest_cpu"] == run.total["rows"][0][2]   # the stored grid was not redone
