@@ -58,16 +58,20 @@ def three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamp, span):
             seen[key] = stamp
             seen_count[key] = 0
         seen_count[key] += 1
-    nb = expand_half(opt, h, n, half_b)
+    # the big half: its last column's six options are added while scanning (most calls stop early)
+    nb = expand_half(opt, h, n - 1, half_b)
     zero = span * w + span
-    for x in range(nb):
-        key = (span - half_b[x, 0]) * w + span - half_b[x, 1]
-        if seen[key] == stamp:
-            c = seen_count[key]
-            if x == 0 and key == zero:
-                c -= 1   # both halves unchanged: not a trade
-            if c > 0:
-                return True
+    for q in range(6):
+        e0 = opt[n - 1, q, 0]
+        e1 = opt[n - 1, q, 1]
+        for x in range(nb):
+            key = (span - half_b[x, 0] - e0) * w + span - half_b[x, 1] - e1
+            if seen[key] == stamp:
+                c = seen_count[key]
+                if x == 0 and q == 0 and key == zero:
+                    c -= 1   # both halves unchanged: not a trade
+                if c > 0:
+                    return True
     return False
 
 
