@@ -1,6 +1,7 @@
 """The atlas search's bit-set kernels against plain definitions: trade-free pairings by
 equal-sum subsets against a brute force over all pairings (and the depth-first search),
-the arrangement bit set tables, the radix sort of keys, and a key buffer grown mid-vector."""
+the arrangement bit set tables, the radix sort of keys, a key buffer grown mid-vector, and the
+three-row trade test against a brute force over all permutations within the columns."""
 from __future__ import annotations
 
 import itertools
@@ -12,7 +13,7 @@ import pytest
 from sudokustudio.survo.atlas.enumeration import atlas_vectors_kernel, sorted_keys
 from sudokustudio.survo.atlas.plan import cell_pair_masks, pairing_tables, row_sum_vectors, subset_pair_masks
 from sudokustudio.survo.atlas.result import record_width
-from sudokustudio.survo.atlas.trades import good_pairings, pairings_by_subsets, reach_words
+from sudokustudio.survo.atlas.trades import PERM3, good_pairings, pairings_by_subsets, reach_words, three_row_trade
 from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 
 
@@ -92,3 +93,35 @@ def test_key_buffer_grown_mid_vector_gives_the_same_counts():
     assert f1 == f2 > 0 and c1[4] == c2[4] == len(vectors)
     assert np.array_equal(c1, c2) and np.array_equal(r1, r2)
     assert c1[3] > 4   # the small buffer did overflow
+
+
+def _three_row_trade_brute(T):
+    """Some choice of permutations within the columns, not all identities, keeps rows 0 and 1's sums."""
+    n = T.shape[1]
+    for choice in itertools.product(range(6), repeat=n):
+        if any(choice):
+            d0 = sum(int(T[PERM3[q, 0], j] - T[0, j]) for j, q in enumerate(choice))
+            d1 = sum(int(T[PERM3[q, 1], j] - T[1, j]) for j, q in enumerate(choice))
+            if d0 == 0 and d1 == 0:
+                return True
+    return False
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_three_row_trade_matches_brute_force(n):
+    rng = np.random.default_rng(n)
+    N = 4 * n
+    _, _, trades = make_workspace(4, n)
+    span = (N - 1) * (n - n // 2)
+    stamp = 0
+    seen_both = set()
+    for _ in range(60 if n < 5 else 25):
+        T = np.zeros((4, n), np.int64)
+        T[:3] = rng.permutation(np.arange(1, N + 1))[:3 * n].reshape(3, n)
+        stamp += 1
+        got = three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen, trades.seen_count,
+                              stamp, span)
+        assert got == _three_row_trade_brute(T)
+        seen_both.add(bool(got))
+    if n < 5:   # random 3x5 tables of 1..20 practically always have a trade
+        assert seen_both == {True, False}   # both answers were exercised

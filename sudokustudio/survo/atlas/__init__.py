@@ -62,7 +62,8 @@ dedupe, exact check):
   are sorted, and only the c met exactly once are candidates.  (A candidate
   may still have a second solution that was cut for its own trade.)  Each
   candidate is proved unique or not by the exact solver
-  (``solve.solve_kernel``, limit 2), which also returns its solution.
+  (``solve.solve_kernel``, limit 2; on the transposed puzzle when m < n,
+  ~20 % fewer nodes on 4×5), which also returns its solution.
 * m = n: only the orientation of REFERENCES.md is kept (row sums sorted
   decreasingly lexicographically smaller than the column sums sorted the
   same way); its transpose is the same essential puzzle.

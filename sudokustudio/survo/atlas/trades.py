@@ -39,8 +39,11 @@ def three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamp, span):
     that the three row sums stay the same, other than by doing nothing?
 
     Meet in the middle over the columns: the (Δrow0, Δrow1) of every choice of
-    permutations on the second half are marked in ``seen`` (cells stamped
-    ``stamp``, so nothing is cleared), then the first half's are looked up.
+    permutations on the first n // 2 columns (the smaller half) are counted in
+    ``seen`` (cells stamped ``stamp``, so nothing is cleared), then the other
+    half's are looked up, stopping at the first match: most row-2 candidates
+    of 4×5 have a trade, so storing the small half and scanning the big one
+    measured faster than the reverse.
     """
     for j in range(n):
         for q in range(6):
@@ -48,23 +51,27 @@ def three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamp, span):
             opt[j, q, 1] = T[PERM3[q, 1], j] - T[1, j]
     h = n // 2
     w = 2 * span + 1
-    nb = expand_half(opt, h, n, half_b)
-    for x in range(nb):
-        key = (half_b[x, 0] + span) * w + half_b[x, 1] + span
+    na = expand_half(opt, 0, h, half_a)
+    for x in range(na):
+        key = (half_a[x, 0] + span) * w + half_a[x, 1] + span
         if seen[key] != stamp:
             seen[key] = stamp
             seen_count[key] = 0
         seen_count[key] += 1
-    na = expand_half(opt, 0, h, half_a)
+    # the big half: its last column's six options are added while scanning (most calls stop early)
+    nb = expand_half(opt, h, n - 1, half_b)
     zero = span * w + span
-    for x in range(na):
-        key = (span - half_a[x, 0]) * w + span - half_a[x, 1]
-        if seen[key] == stamp:
-            c = seen_count[key]
-            if x == 0 and key == zero:
-                c -= 1   # both halves unchanged: not a trade
-            if c > 0:
-                return True
+    for q in range(6):
+        e0 = opt[n - 1, q, 0]
+        e1 = opt[n - 1, q, 1]
+        for x in range(nb):
+            key = (span - half_b[x, 0] - e0) * w + span - half_b[x, 1] - e1
+            if seen[key] == stamp:
+                c = seen_count[key]
+                if x == 0 and q == 0 and key == zero:
+                    c -= 1   # both halves unchanged: not a trade
+                if c > 0:
+                    return True
     return False
 
 
