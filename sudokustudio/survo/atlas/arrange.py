@@ -47,25 +47,12 @@ def compose_rank(perms, fact, a, b, n):
     return rank
 
 
-@njit(cache=True, nogil=True)
-def _record_leaf(m, n, plan, grid, keys, nkeys):
-    """A trade-free table: append its encoded sorted column sums to ``keys`` (while there
-    is room; m = n keeps only the orientation of REFERENCES.md); returns the new count."""
-    T = grid.T
-    cs_sorted = grid.cs_sorted
-    r_desc = grid.r_desc
-    bits = plan.bits
-    for j in range(n):   # insertion sort, no allocation
-        s = 0
-        for earlier in range(m):
-            s += T[earlier, j]
-        k = j
-        while k > 0 and cs_sorted[k - 1] > s:
-            cs_sorted[k] = cs_sorted[k - 1]
-            k -= 1
-        cs_sorted[k] = s
+@njit(cache=True, nogil=True, inline="always")
+def _append_key(m, n, cs_sorted, r_desc, bits, keys, nkeys):
+    """The table whose sorted column sums are ``cs_sorted``: append their encoding to ``keys``
+    while there is room (m = n keeps only the orientation of REFERENCES.md: r sorted
+    decreasingly lexicographically smaller); returns the new key count."""
     if m == n:
-        # orientation: r sorted decreasingly must be lexicographically smaller
         for k in range(m):
             a = r_desc[k]
             b = cs_sorted[n - 1 - k]
@@ -79,6 +66,29 @@ def _record_leaf(m, n, plan, grid, keys, nkeys):
             key = (key << bits) | cs_sorted[k]
         keys[nkeys] = key
     return nkeys + 1
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _insert_sorted(cs_sorted, j, s):
+    """Insertion sort step, no allocation: ``s`` into ``cs_sorted[:j + 1]``."""
+    k = j
+    while k > 0 and cs_sorted[k - 1] > s:
+        cs_sorted[k] = cs_sorted[k - 1]
+        k -= 1
+    cs_sorted[k] = s
+
+
+@njit(cache=True, nogil=True)
+def _record_leaf(m, n, plan, grid, keys, nkeys):
+    """A trade-free table (in ``grid.T``): append its key (``_append_key``); returns the new count."""
+    T = grid.T
+    cs_sorted = grid.cs_sorted
+    for j in range(n):
+        s = 0
+        for earlier in range(m):
+            s += T[earlier, j]
+        _insert_sorted(cs_sorted, j, s)
+    return _append_key(m, n, cs_sorted, grid.r_desc, plan.bits, keys, nkeys)
 
 
 @njit(cache=True, nogil=True)
@@ -194,31 +204,11 @@ def _place(i, k, m, n, plan, rows, grid, trades, span2):
 
 @njit(cache=True, nogil=True, inline="always")
 def _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc):
-    """A trade-free table (column sums colbase + x): append its encoded sorted column sums to
-    ``keys`` while there is room (m = n keeps only the orientation of REFERENCES.md); returns
-    the new key count."""
-    for j in range(n):   # insertion sort, no allocation
-        s = colbase[j] + x[j]
-        k = j
-        while k > 0 and cs_sorted[k - 1] > s:
-            cs_sorted[k] = cs_sorted[k - 1]
-            k -= 1
-        cs_sorted[k] = s
-    if m == n:
-        # orientation: r sorted decreasingly must be lexicographically smaller
-        for k in range(m):
-            a = sorted_r_desc[k]
-            b = cs_sorted[n - 1 - k]
-            if a != b:
-                if a > b:
-                    return nkeys
-                break
-    if nkeys < keys.shape[0]:
-        key = np.int64(0)
-        for k in range(n):
-            key = (key << bits) | cs_sorted[k]
-        keys[nkeys] = key
-    return nkeys + 1
+    """A trade-free table (column sums colbase + x): append its key (``_append_key``);
+    returns the new key count."""
+    for j in range(n):
+        _insert_sorted(cs_sorted, j, colbase[j] + x[j])
+    return _append_key(m, n, cs_sorted, sorted_r_desc, bits, keys, nkeys)
 
 
 @njit(cache=True, nogil=True, inline="always")
