@@ -131,18 +131,15 @@ def execute(job, seed: int, *, n_batches: int | None = None, seconds: float | No
 
     ``progress(snapshot) -> str`` adds text to the terminal progress bar.
     """
-    from sudokustudio.jobs.run import Run, StopRules
+    from sudokustudio.jobs.run import ending_run
 
-    rules = StopRules(batches=n_batches, seconds=seconds, units=units)
-    if not rules.to_dict() and job.n_batches() is None:
-        raise ValueError("an open-ended job needs a stop rule (batches, seconds, units or rel_err)")
-    return execute_run(Run(job, seed, rules), threads=threads, scheduler=scheduler, label=label,
-                       progress=progress)
+    return execute_run(ending_run(job, seed, n_batches, seconds=seconds, units=units), threads=threads,
+                       scheduler=scheduler, label=label, progress=progress)
 
 
 def execute_run(run, *, threads: int = 2, scheduler: str | None = None, label: str = "running", progress=None):
     """:func:`execute` for a run made by the caller (e.g. a stored one to resume)."""
-    from sudokustudio.jobs.run import RunOutcome
+    from sudokustudio.jobs.run import drive_to_end
 
     n_batches, seconds = run.rules.batches, run.rules.seconds
     bar = ProgressBar(label, total=n_batches if n_batches else seconds)
@@ -169,9 +166,7 @@ def execute_run(run, *, threads: int = 2, scheduler: str | None = None, label: s
                 executor = DaskExecutor.connect(scheduler)
             except RuntimeError as exc:  # no Dask installed: say how to get it
                 raise ValueError(str(exc)) from exc
-        snap = run.run(executor, workers=max(1, threads))
-        return RunOutcome(snap.total, snap.batches, snap.session_seconds, snap.status, list(snap.errors), snap,
-                          run)
+        return drive_to_end(run, executor, max(1, threads))
     finally:
         bar.close()
         if executor is not None:

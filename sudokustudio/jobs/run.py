@@ -22,7 +22,7 @@ Statuses: queued (waiting for its kernels or its executor) -> running ->
 stopping -> paused (stopped early, resumable) | done | failed; a run found
 live in the store whose process is gone is "interrupted" (resumable).
 
-The file is ~650 lines because ``Run`` is one state machine (its loop, stop
+The file is ~680 lines because ``Run`` is one state machine (its loop, stop
 rules, store commits with retry, snapshot and resume share its locked state);
 the executors and the Qt adapter are already in modules of their own.
 """
@@ -659,9 +659,22 @@ def run_batches(job: BatchJob, seed: int, n_batches: int | None = None, *, secon
     ``executor`` (e.g. a DaskExecutor) is given.  ``listener(event, run)``
     hears "batch", "status", "error", "store" and "finished" events.
     """
+    run = ending_run(job, seed, n_batches, seconds=seconds, units=units, rel_err=rel_err, store=store, name=name,
+                     listener=listener)
+    return drive_to_end(run, executor, workers)
+
+
+def ending_run(job: BatchJob, seed: int, n_batches: int | None = None, *, seconds: float | None = None,
+               units: int | None = None, rel_err: float | None = None, **kw) -> Run:
+    """A run of ``job`` that ends by itself: under these stop rules, or the job's own length
+    (ValueError for an open-ended job without one); ``kw`` as for :class:`Run`."""
     rules = StopRules(batches=n_batches, seconds=seconds, units=units, rel_err=rel_err)
     if not rules.to_dict() and job.n_batches() is None:
         raise ValueError("an open-ended job needs a stop rule (batches, seconds, units or rel_err)")
-    run = Run(job, seed, rules, store=store, name=name, listener=listener)
+    return Run(job, seed, rules, **kw)
+
+
+def drive_to_end(run: Run, executor: Executor | None = None, workers: int | None = None) -> RunOutcome:
+    """Run (or resume) ``run`` in the calling thread until it ends; its outcome."""
     snap = run.run(executor, workers=workers)
     return RunOutcome(snap.total, snap.batches, snap.session_seconds, snap.status, list(snap.errors), snap, run)
