@@ -14,12 +14,12 @@ import time
 
 import numpy as np
 
-from sudokustudio.core.batch import BatchCancelled, BatchJob, cancel_flag
+from sudokustudio.core.batch import BatchJob
 from sudokustudio.sudoku.unavoidable.formats import as_grid
 from sudokustudio.sudoku.unavoidable.harvest import harvest
-from sudokustudio.sudoku.unavoidable.jobs import search_oracle
+from sudokustudio.sudoku.unavoidable.jobs import search_below, search_oracle
 from sudokustudio.sudoku.unavoidable.jobs import warm_up as ua_warm_up
-from sudokustudio.sudoku.unavoidable.search import N_STATS, S_LEAVES, S_NODES, S_PUZZLES, search_kernel
+from sudokustudio.sudoku.unavoidable.search import N_STATS, S_LEAVES, S_NODES, S_PUZZLES
 
 #: columns of a census row
 COLUMNS = ("grid", "puzzles", "harvest_cpu", "search_cpu", "nodes", "leaves", "uas")
@@ -57,17 +57,12 @@ class UACensusJob(BatchJob):
         uas = harvest(g, self.spec["max_size"])
         c1 = time.thread_time()
         stats = np.zeros(N_STATS, dtype=np.int64)
-        out = np.zeros((1000, 81), dtype=np.uint8)
-        root = np.zeros(4, dtype=np.uint64)
-        if search_kernel(search_oracle(g), uas.lo, uas.hi, root, self.spec["clues"], self.spec["forward"], 0,
-                         len(uas) + 4096, out, np.zeros((0, 4), dtype=np.uint64), stats, cancel_flag()):
-            raise BatchCancelled()
+        puzzles = search_below(search_oracle(g), uas, np.zeros(4, dtype=np.uint64), self.spec["clues"],
+                               self.spec["forward"], stats)
         c2 = time.thread_time()
-        n = int(stats[S_PUZZLES])
-        found = [[batch_index, "".join(str(int(v)) if v else "." for v in out[i])] for i in range(min(n, 1000))]
-        row = [batch_index, n, round(c1 - c0, 6), round(c2 - c1, 6), int(stats[S_NODES]), int(stats[S_LEAVES]),
-               len(uas)]
-        return {"rows": [row], "found": found}
+        row = [batch_index, int(stats[S_PUZZLES]), round(c1 - c0, 6), round(c2 - c1, 6), int(stats[S_NODES]),
+               int(stats[S_LEAVES]), len(uas)]
+        return {"rows": [row], "found": [[batch_index, p] for p in puzzles]}
 
     def merge(self, a, b):
         return {"rows": sorted(a["rows"] + b["rows"]), "found": sorted(a["found"] + b["found"])}

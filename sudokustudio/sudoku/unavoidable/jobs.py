@@ -8,6 +8,7 @@ import numpy as np
 
 from sudokustudio.core.batch import BatchCancelled, BatchJob, cancel_flag, check_cancelled
 from sudokustudio.core.cellset import size_of
+from sudokustudio.sudoku.grid import format_puzzle
 from sudokustudio.sudoku.minimal import fixed_oracle
 from sudokustudio.sudoku.tables import geometry
 from sudokustudio.sudoku.unavoidable.formats import as_grid, mask_from_string
@@ -22,6 +23,18 @@ def search_oracle(grid: np.ndarray):
     _, peers, units = geometry(3, 3)
     none = np.empty(0, dtype=np.uint64)
     return fixed_oracle(grid, peers, units, none, none, 0)
+
+
+def search_below(o, uas: UASet, node: np.ndarray, clues: int, forward: bool, stats: np.ndarray) -> list[str]:
+    """The whole search below ``node`` in this thread (no split): the puzzles found, its
+    counters added to ``stats``; BatchCancelled when the batch is cancelled."""
+    s = np.zeros(N_STATS, dtype=np.int64)
+    out = np.zeros((1000, 81), dtype=np.uint8)
+    if search_kernel(o, uas.lo, uas.hi, node, clues, forward, 0, len(uas) + 4096, out,
+                     np.zeros((0, 4), dtype=np.uint64), s, cancel_flag()):
+        raise BatchCancelled()
+    stats += s
+    return [format_puzzle(out[i]) for i in range(min(int(s[S_PUZZLES]), out.shape[0]))]
 
 
 class UASearchJob(BatchJob):
@@ -80,20 +93,10 @@ class UASearchJob(BatchJob):
         per = self.spec["nodes_per_batch"]
         stats = np.zeros(N_STATS, dtype=np.int64)
         puzzles: list[str] = []
-        cap = len(uas) + 4096
-        out = np.zeros((1000, 81), dtype=np.uint8)
-        no_front = np.zeros((0, 4), dtype=np.uint64)
         o = search_oracle(g)
-        cancel = cancel_flag()
         rows = front[batch_index * per:(batch_index + 1) * per]
         for row in rows:
-            s = np.zeros(N_STATS, dtype=np.int64)
-            if search_kernel(o, uas.lo, uas.hi, row, self.spec["clues"], bool(self.spec["forward"]), 0, cap, out,
-                             no_front, s, cancel):
-                raise BatchCancelled()
-            for i in range(min(int(s[S_PUZZLES]), out.shape[0])):
-                puzzles.append("".join(str(int(v)) if v else "." for v in out[i]))
-            stats += s
+            puzzles += search_below(o, uas, row, self.spec["clues"], bool(self.spec["forward"]), stats)
         return {"puzzles": sorted(puzzles), "stats": stats, "nodes_done": len(rows)}
 
     def merge(self, a, b):
