@@ -137,6 +137,7 @@ def main() -> int:
         pump(app, 900, until=lambda: "about" in atlas.prediction.text())
         if args.atlas_file:
             atlas.open_file(args.atlas_file)
+            atlas.calls.wait_idle(120_000)   # read off the UI thread
         else:
             atlas.start()
             pump(app, 7200, until=lambda: atlas.run_btn.isEnabled())

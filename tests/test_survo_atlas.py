@@ -203,6 +203,33 @@ def test_read_atlas_round_trip_and_errors(tmp_path):
         read_atlas(bad)
 
 
+def test_read_atlas_whole_file_equals_line_by_line_and_bad_content_names_its_line(tmp_path):
+    from sudokustudio.survo.atlas.format import _read_by_line, read_atlas
+
+    a = _atlas(2, 5)
+    path = tmp_path / "a.txt"
+    write_atlas(path, a)
+    lines = path.read_text().splitlines()
+    data = [(no, line) for no, line in enumerate(lines[1:], start=2) if not line.startswith("#")]
+    whole, by_line = read_atlas(path), _read_by_line(path, 2, 5, data)
+    assert np.array_equal(whole.records, by_line.records) and np.array_equal(whole.chi2, by_line.chi2)
+    bad = tmp_path / "bad.txt"
+    fields = lines[5].split("|")
+    cells = fields[2].split()
+    # a solution that is no longer a table of 1..10 (one number doubled)
+    fields[2] = " " + " ".join([cells[1]] + cells[1:]) + " "
+    bad.write_text("\n".join(lines[:5] + ["|".join(fields)] + lines[6:]))
+    with pytest.raises(ValueError, match="line 6: the solution is not a table"):
+        read_atlas(bad)
+    # a row sum that is not the solution's
+    fields = lines[7].split("|")
+    sums = fields[0].split()
+    fields[0] = f" {int(sums[0]) + 1} {int(sums[1]) - 1} "
+    bad.write_text("\n".join(lines[:7] + ["|".join(fields)] + lines[8:]))
+    with pytest.raises(ValueError, match="line 8: the row and column sums"):
+        read_atlas(bad)
+
+
 def test_cli_main_dispatches_survo_atlas(capsys):
     from sudokustudio.cli import main
 

@@ -69,8 +69,32 @@ def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
     res = run_batches(job, 0, job.n_batches()).total
     path = tmp_path / "a.txt"
     write_atlas(path, res)
-    assert view.open_file(str(path))
+    assert view.open_file(str(path))   # read off the UI thread
+    assert view.calls.wait_idle(30_000)
     assert view.selected_size() == (2, 4) and view.model.rowCount() == 62
+
+
+def test_open_button_reads_an_atlas_file_in_the_background(qtbot, settings, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    from sudokustudio.jobs.run import run_batches
+
+    job = SurvoAtlasJob(2, 5)
+    res = run_batches(job, 0, job.n_batches()).total
+    path = tmp_path / "a.txt"
+    write_atlas(path, res)
+    monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(path), ""))
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    assert view.open_btn.isEnabled() and "--out" in view.open_btn.toolTip()
+    view.open_btn.click()
+    assert view.status.text().startswith("Reading a.txt")
+    assert view.calls.wait_idle(30_000)
+    assert view.selected_size() == (2, 5) and view.model.rowCount() == res.count
+    p = view.atlas.partition_progress()
+    assert p.done.all() and int(p.puzzles.sum()) == res.count
+    assert view.progress.value() == view.progress.maximum() == len(p.done)
+    assert settings.value("folders/atlas") == str(tmp_path)
 
 
 def test_bad_atlas_file_shows_error(qtbot, settings, tmp_path, monkeypatch):
@@ -82,8 +106,11 @@ def test_bad_atlas_file_shows_error(qtbot, settings, tmp_path, monkeypatch):
     qtbot.addWidget(view)
     bad = tmp_path / "bad.txt"
     bad.write_text("not an atlas\n")
-    assert not view.open_file(str(bad))
+    before = view.status.text()
+    assert view.open_file(str(bad))
+    assert view.calls.wait_idle(30_000)
     assert shown and "line 1" in shown[0]
+    assert view.status.text() == before and view.result is None
 
 
 def test_survo_tab_has_atlas_view(qtbot, settings):

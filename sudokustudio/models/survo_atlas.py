@@ -166,14 +166,22 @@ class AtlasRunModel:
             self._puzzles[index] = result.count
             self._cpu[index] = result.cpu_seconds
 
-    def take_result(self, result: A.AtlasResult) -> None:
-        """Progress per partition of a finished atlas read from a file: every batch done, its
-        puzzles counted from their row sums (the batch plan depends only on the size)."""
-        self.select(result.m, result.n)
+    @staticmethod
+    def partitions_of(result: A.AtlasResult) -> tuple[np.ndarray, np.ndarray]:
+        """(row-sum vectors, puzzles) per batch of a finished atlas, its puzzles counted from
+        their row sums (the batch plan depends only on the size).  Changes nothing: a
+        worker thread may call it while the window shows the model."""
         job = A.SurvoAtlasJob(result.m, result.n)
-        self._vectors = np.diff(job.plan()[1]).astype(np.int64)
+        vectors = np.diff(job.plan()[1]).astype(np.int64)
+        return vectors, np.bincount(job.batch_of(result), minlength=len(vectors)).astype(np.int64)
+
+    def take_result(self, result: A.AtlasResult,
+                    partitions: tuple[np.ndarray, np.ndarray] | None = None) -> None:
+        """Progress per partition of a finished atlas read from a file: every batch done
+        (``partitions``: from ``partitions_of``, when already computed off the UI thread)."""
+        self.select(result.m, result.n)
+        self._vectors, self._puzzles = partitions if partitions is not None else self.partitions_of(result)
         self._done = np.ones(len(self._vectors), bool)
-        self._puzzles = np.bincount(job.batch_of(result), minlength=len(self._vectors)).astype(np.int64)
         self._cpu = np.zeros(len(self._vectors))
 
     def partition_progress(self) -> PartitionProgress:

@@ -9,6 +9,8 @@ A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the sizes,
 the run and the table rows; the view draws them on a timer (4 Hz), never per batch."""
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -162,6 +164,10 @@ class AtlasView(QWidget):
         self.cancel_btn.setToolTip("Stop after the batches in progress (Esc)")
         self.cancel_btn.setEnabled(False)
         self.cancel_btn.clicked.connect(self.cancel)
+        self.open_btn = QPushButton("Open…")
+        self.open_btn.setToolTip("Show an atlas file written by Save or by 'sudokustudio-cli survo atlas M N "
+                                 "--out FILE' (read in the background; nothing is recomputed)")
+        self.open_btn.clicked.connect(self.open_dialog)
         self.save_btn = QPushButton("Save…")
         self.save_btn.setToolTip("Write the puzzles, one per line, to a text file (Ctrl+S)")
         self.save_btn.clicked.connect(self.export_file)
@@ -171,7 +177,7 @@ class AtlasView(QWidget):
         self.play_btn = QPushButton("Play selected")
         self.play_btn.setToolTip("Open the selected puzzle on the board (or double-click it)")
         self.play_btn.clicked.connect(self._play_selected)
-        for b in (self.run_btn, self.cancel_btn, self.save_btn, self.csv_btn, self.play_btn):
+        for b in (self.run_btn, self.cancel_btn, self.open_btn, self.save_btn, self.csv_btn, self.play_btn):
             bar.addWidget(b)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m partitions")
@@ -241,6 +247,7 @@ class AtlasView(QWidget):
         self.result, self._shown_batches = None, -1
         self.run_btn.setEnabled(False)
         self.size_box.setEnabled(False)
+        self.open_btn.setEnabled(False)
         self.cancel_btn.setEnabled(True)
         self.status.setText(f"Enumerating {m}×{n}…")
         self.runner.start(window_executor(self.settings), kernel_gate())
@@ -268,6 +275,7 @@ class AtlasView(QWidget):
         self._refresh(final=True)
         self.run_btn.setEnabled(True)
         self.size_box.setEnabled(True)
+        self.open_btn.setEnabled(True)
         self.cancel_btn.setEnabled(False)
         self.runOver.emit(status)
 
@@ -500,21 +508,46 @@ class AtlasView(QWidget):
             return []
 
     def open_file(self, path: str) -> bool:
-        """Show an atlas written by ``survo atlas --out`` or Save (no recomputation)."""
-        try:
-            res = A.read_atlas(path)
-        except (OSError, ValueError) as exc:
-            QMessageBox.critical(self, "Open atlas", str(exc))
-            return False
+        """Show an atlas written by ``survo atlas --out`` or Save (no recomputation).  The file
+        is read and checked off the UI thread (S(2,10) has 843,476 lines); a bad file is
+        named with its first bad line and leaves the view as it was.  False when a run is live."""
         if self.runner is not None and self.runner.live:
             QMessageBox.information(self, "Open atlas", "Stop the running enumeration first.")
             return False
+        shown = self.status.text()
+        self.status.setText(f"Reading {Path(path).name}…")
+
+        def read():
+            res = A.read_atlas(path)
+            return res, self.atlas.partitions_of(res)
+
+        def failed(exc: BaseException) -> None:
+            self.status.setText(shown)
+            QMessageBox.critical(self, "Open atlas", str(exc))
+
+        self.calls.drop("open")   # a file opened before and still being read is not shown
+        self.calls.submit("open", read, on_done=self._opened, on_error=failed)
+        return True
+
+    def open_dialog(self) -> None:
+        start = str(self.settings.value("folders/atlas", str(Path.home()))) if self.settings is not None else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Open atlas", start, self.file_filters)
+        if path:
+            if self.settings is not None:
+                self.settings.setValue("folders/atlas", str(Path(path).parent))
+            self.open_file(path)
+
+    def _opened(self, loaded) -> None:
+        res, partitions = loaded
+        if self.runner is not None and self.runner.live:   # a run started while the file was read
+            return
         if (res.m, res.n) in SIZES:
             self.size_box.setCurrentIndex(SIZES.index((res.m, res.n)))
-        self.atlas.take_result(res)
+        self.atlas.take_result(res, partitions)
+        self.progress.setRange(0, len(partitions[0]))
+        self.progress.setValue(len(partitions[0]))
         self.set_result(res, complete=True)
         self._draw_partitions()
-        return True
 
 
 SEED_SWAPS_XY = (list(range(10)), A.SEED_SWAPS_4x4)

@@ -1,6 +1,7 @@
 """The atlas file: one puzzle per line (``survo atlas --out``, the Atlas view's Save/Open)."""
 from __future__ import annotations
 
+import io
 import re
 
 import numpy as np
@@ -35,18 +36,60 @@ def parse_atlas_line(line: str, m: int, n: int) -> tuple[np.ndarray, np.ndarray,
 
 
 def read_atlas(path) -> AtlasResult:
-    """Read a file written by ``write_atlas`` (the size comes from its first line)."""
+    """Read a file written by ``write_atlas`` (the size comes from its first line).
+
+    A well-formed file is parsed in one pass by numpy's text reader and checked
+    as a whole (every solution and setup a table of 1..mn, the sums those of the
+    solution); a file that fails is read again line by line, so that the error
+    names the first bad line."""
     with open(path, encoding="utf-8") as fh:
         lines = fh.read().splitlines()
     head = re.match(r"# Survo atlas (\d+)x(\d+):", lines[0]) if lines else None
     if head is None:
         raise ValueError(f"{path}: line 1: not a Survo atlas file (expected '# Survo atlas MxN: ...')")
     m, n = int(head.group(1)), int(head.group(2))
+    data = [(no, line) for no, line in enumerate(lines[1:], start=2) if line.strip() and not line.startswith("#")]
+    fast = _read_whole(m, n, [line for _, line in data])
+    return fast if fast is not None else _read_by_line(path, m, n, data)
+
+
+def _read_whole(m: int, n: int, lines: list[str]) -> AtlasResult | None:
+    """All data lines at once; None when any check fails (``_read_by_line`` then says where)."""
+    N = m * n
+    width = m + n + 2 * N + 3
+    if not lines:
+        return AtlasResult(m, n, np.zeros((0, record_width(m, n)), np.int64), np.zeros(0))
+    if any(line.count("|") != 6 or line.count("/") != 2 * (m - 1) for line in lines):
+        return None
+    text = "\n".join(lines).replace("|", " ").replace("/", " ")
+    try:
+        vals = np.loadtxt(io.StringIO(text), dtype=np.float64, ndmin=2)
+    except ValueError:
+        return None
+    if vals.shape[1] != width or not np.isfinite(vals).all():
+        return None
+    ints = vals[:, :-1]
+    if not np.array_equal(ints, np.round(ints)):
+        return None
+    rec = ints.astype(np.int64)
+    r, c = rec[:, :m], rec[:, m:m + n]
+    sol = rec[:, m + n:m + n + N]
+    setup = rec[:, m + n + N:m + n + 2 * N]
+    want = np.arange(1, N + 1)
+    if not (np.array_equal(np.sort(sol, axis=1), np.broadcast_to(want, sol.shape))
+            and np.array_equal(np.sort(setup, axis=1), np.broadcast_to(want, setup.shape))):
+        return None
+    tables = sol.reshape(-1, m, n)
+    if not (np.array_equal(tables.sum(axis=2), r) and np.array_equal(tables.sum(axis=1), c)):
+        return None
+    return AtlasResult(m, n, rec.reshape(-1, record_width(m, n)), vals[:, -1].copy())
+
+
+def _read_by_line(path, m: int, n: int, data: list[tuple[int, str]]) -> AtlasResult:
+    """Line by line, raising at the first bad line with its number."""
     N = m * n
     recs, chis = [], []
-    for no, line in enumerate(lines[1:], start=2):
-        if not line.strip() or line.startswith("#"):
-            continue
+    for no, line in data:
         try:
             r, c, sol = parse_atlas_line(line, m, n)
             parts = [p.strip() for p in line.split("|")]
@@ -58,6 +101,10 @@ def read_atlas(path) -> AtlasResult:
             raise ValueError(f"{path}: line {no}: {exc}") from None
         if sorted(sol.ravel().tolist()) != list(range(1, N + 1)):
             raise ValueError(f"{path}: line {no}: the solution is not a table of 1..{N}")
+        if sorted(setup.ravel().tolist()) != list(range(1, N + 1)):
+            raise ValueError(f"{path}: line {no}: the product setup is not a table of 1..{N}")
+        if not (np.array_equal(sol.sum(axis=1), r) and np.array_equal(sol.sum(axis=0), c)):
+            raise ValueError(f"{path}: line {no}: the row and column sums are not those of the solution")
         recs.append(np.concatenate([r, c, sol.ravel(), setup.ravel(), [w, sw]]))
         chis.append(chi)
     records = np.array(recs, dtype=np.int64).reshape(-1, record_width(m, n))
