@@ -124,8 +124,8 @@ def _add_found_ua(ulo, uhi, d, L_lo, L_hi, L_n, path, cap):
 
 
 @njit(cache=True, nogil=True)
-def _size_order(lo, hi, n, sizes, order, bucket):
-    """sizes[i] := live cells of UA i; order := indices smallest first (counting sort)."""
+def _sort_by_size(lo, hi, n, sizes, tmp_lo, tmp_hi, bucket):
+    """Reorder the list smallest live UA first (stable counting sort); sizes[i] := live cells of UA i."""
     for s in range(83):
         bucket[s] = 0
     for i in range(n):
@@ -136,26 +136,29 @@ def _size_order(lo, hi, n, sizes, order, bucket):
         bucket[s] += bucket[s - 1]
     for i in range(n):
         s = sizes[i]
-        order[bucket[s]] = i
+        tmp_lo[bucket[s]] = lo[i]
+        tmp_hi[bucket[s]] = hi[i]
         bucket[s] += 1
+    for i in range(n):
+        lo[i] = tmp_lo[i]
+        hi[i] = tmp_hi[i]
+        sizes[i] = popcount64(lo[i]) + popcount64(hi[i])
 
 
 @njit(cache=True, nogil=True)
-def _forward_view(lo, hi, n, r, order, sizes, node):
-    """Seed 004's forward view with r > 1 clues left: greedy disjoint groups from
-    the smallest UAs.  Returns True when the node is dead (Property 1, or a UA
-    without a cell in every critical group); otherwise the cells outside the
-    critical groups (Properties 2, 3) become dead in ``node`` and leave the
-    lists (``sizes`` follow)."""
+def _forward_view(lo, hi, n, r, node):
+    """Seed 004's forward view with r > 1 clues left: greedy disjoint groups, taking
+    the UAs in list order (about smallest first: see search_kernel).  Returns True
+    when the node is dead (Property 1, or a UA without a cell in every critical
+    group); otherwise the cells outside the critical groups (Properties 2, 3)
+    become dead in ``node`` and leave the lists."""
     allow_lo = FULL_LO
     allow_hi = FULL_HI81
-    for s0 in range(min(_GROUP_STARTS, n)):
-        i0 = order[s0]
+    for i0 in range(min(_GROUP_STARTS, n)):
         ulo = lo[i0]
         uhi = hi[i0]
         cnt = 1
-        for q in range(n):
-            j = order[q]
+        for j in range(n):
             if (lo[j] & ulo) == ZERO and (hi[j] & uhi) == ZERO:
                 ulo |= lo[j]
                 uhi |= hi[j]
@@ -181,7 +184,6 @@ def _forward_view(lo, hi, n, r, order, sizes, node):
             return True
         lo[i] = a
         hi[i] = b
-        sizes[i] = popcount64(a) + popcount64(b)
     return False
 
 
@@ -294,7 +296,8 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
     next_branch = np.zeros(maxd, dtype=np.int64)
     cell_weight = np.zeros(81, dtype=np.int64)
     sizes = np.empty(cap, dtype=np.int64)
-    order = np.empty(cap, dtype=np.int64)
+    tmp_lo = np.empty(cap, dtype=np.uint64)
+    tmp_hi = np.empty(cap, dtype=np.uint64)
     bucket = np.zeros(83, dtype=np.int64)
     m = _root_list(ua_lo, ua_hi, node, L_lo[0], L_hi[0], cap)
     if m < 0:
@@ -327,16 +330,18 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
                     break
                 if r <= 0:
                     break
-                _size_order(L_lo[d], L_hi[d], n, sizes, order, bucket)
                 if forward:
                     if r == 1:
                         n_branch[d] = _last_clue_cells(L_lo[d], L_hi[d], n, branch_cells[d])
                         if n_branch[d] == 0:
                             stats[S_FORWARD_PRUNES] += 1
                         break
-                    if _forward_view(L_lo[d], L_hi[d], n, r, order, sizes, path[d]):
+                    # the list is in its parent's order, so about smallest first: most nodes
+                    # end here, and a node that goes on sorts its list for its children
+                    if _forward_view(L_lo[d], L_hi[d], n, r, path[d]):
                         stats[S_FORWARD_PRUNES] += 1
                         break
+                _sort_by_size(L_lo[d], L_hi[d], n, sizes, tmp_lo, tmp_hi, bucket)
                 best = _branch_ua(L_lo[d], L_hi[d], n, sizes)
                 n_branch[d] = _busiest_first(L_lo[d], L_hi[d], n, sizes, best, branch_cells[d], cell_weight)
                 break
