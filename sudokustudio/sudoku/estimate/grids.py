@@ -16,7 +16,7 @@ from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.rng import seed_state
 from sudokustudio.core.stats import Z95, tail_diagnostics
-from sudokustudio.sudoku.estimate.smc import smc_batch_kernel
+from sudokustudio.sudoku.estimate.smc import guide_table, smc_batch_kernel
 from sudokustudio.sudoku.estimate.samplers import (crude_batch_kernel, fc_batch_kernel, fc_log2_weights,
                                                    ridder_batch_kernel,
                                                    rows_batch_kernel, rows_grid_g, sequential_grid_kernel)
@@ -239,7 +239,8 @@ class GridCountJob(BatchJob):
                 rows_batch_kernel(rng, r, c, k, e2, st)
             elif self.method == "smc":
                 _, peers, units = geometry(r, c)
-                smc_batch_kernel(rng, peers, units, k, self.particles, SMC_STRIDE, SMC_ESS_FRACTION, SMC_GUIDE, e2, st)
+                smc_batch_kernel(rng, peers, units, k, self.particles, SMC_STRIDE, SMC_ESS_FRACTION,
+                                 guide_table(r * c, SMC_GUIDE), e2, st)
             else:
                 _, peers, units = geometry(r, c)
                 fc_batch_kernel(rng, peers, units, k, e2, st)

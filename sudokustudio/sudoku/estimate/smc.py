@@ -25,62 +25,134 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.bits import popcount64
-from sudokustudio.core.rng import rand_float
-from sudokustudio.sudoku.estimate.samplers import _add_weight, fc_choose, fewest_candidates
-from sudokustudio.sudoku.generic import propagate_g
+from sudokustudio.core.rng import rand_below, rand_float
+from sudokustudio.sudoku.estimate.samplers import _add_weight, fewest_candidates
 
 
 @njit(cache=True, nogil=True)
-def _advance(rng, peers, units, cand, done, full, target, placed, pick, i, alpha, probs):
+def _remove(x, bits, cand, cnt, cell_units, singles, ns, hidden, nh):
+    """Remove ``bits`` from cell x: cnt[u, d] (cells of unit u that still allow digit d) follows;
+    a cell left with one candidate goes on ``singles``, a unit-digit left with one cell on
+    ``hidden``.  Returns (no contradiction, ns, nh)."""
+    m = cand[x] & bits
+    if m == 0:
+        return True, ns, nh
+    v = cand[x] & ~m
+    if v == 0:
+        return False, ns, nh
+    cand[x] = v
+    n = cnt.shape[1]
+    while m:
+        b = m & (-m)
+        m &= m - 1
+        d = popcount64(np.uint64(b - 1))
+        for k in range(3):
+            u = cell_units[x, k]
+            cnt[u, d] -= 1
+            if cnt[u, d] == 0:
+                return False, ns, nh
+            if cnt[u, d] == 1:
+                hidden[nh] = u * n + d
+                nh += 1
+    if (v & (v - 1)) == 0:
+        singles[ns] = x
+        ns += 1
+    return True, ns, nh
+
+
+@njit(cache=True, nogil=True)
+def _place(x, b, cand, cnt, peers, units, cell_units, singles, hidden):
+    """Put digit ``b`` (a bit) in cell x and propagate naked and hidden singles from there (the
+    same deductions as ``generic.propagate_g``, but only where something changed); False on a
+    contradiction."""
+    ok, ns, nh = _remove(x, cand[x] & ~b, cand, cnt, cell_units, singles, 0, hidden, 0)
+    n = cnt.shape[1]
+    P = peers.shape[1]
+    while ok and (ns > 0 or nh > 0):
+        if ns > 0:
+            ns -= 1
+            y = singles[ns]
+            v = cand[y]
+            for j in range(P):
+                p = peers[y, j]
+                if cand[p] & v:
+                    ok, ns, nh = _remove(p, v, cand, cnt, cell_units, singles, ns, hidden, nh)
+                    if not ok:
+                        break
+        else:
+            nh -= 1
+            u = hidden[nh] // n
+            v = np.int64(1) << (hidden[nh] % n)
+            for k in range(n):
+                y = units[u, k]
+                if cand[y] & v:
+                    if cand[y] != v:
+                        ok, ns, nh = _remove(y, cand[y] & ~v, cand, cnt, cell_units, singles, ns, hidden, nh)
+                    break
+    return ok
+
+
+@njit(cache=True, nogil=True)
+def _advance(rng, peers, units, cell_units, cand, cnt, target, placed, pick, i, shrink, probs, singles, hidden):
     """Fill particle i by forward checking until at least ``target`` cells are placed; returns
-    the product of the candidate counts of the cells chosen (0.0 on a dead end).  ``placed[i]``
-    and ``pick[i]`` (its next cell, fewest candidates) are kept up to date."""
+    the product of the weight factors of its choices (0.0 on a dead end).  ``placed[i]`` and
+    ``pick[i]`` (its next cell, fewest candidates) are kept up to date."""
     w = 1.0
     while placed[i] < target:
-        if alpha == 0.0:
-            w *= fc_choose(rng, cand[i], pick[i])
-        else:
-            w *= _guided_choose(rng, peers, cand[i], pick[i], alpha, probs)
-        if not propagate_g(cand[i], done[i], peers, units, full):
+        f, b = _guided_choose(rng, peers, cand[i], pick[i], shrink, probs)
+        w *= f
+        if not _place(pick[i], b, cand[i], cnt[i], peers, units, cell_units, singles, hidden):
             return 0.0
         pick[i], _, placed[i] = fewest_candidates(cand[i])
     return w
 
 
 @njit(cache=True, nogil=True)
-def _guided_choose(rng, peers, cand, x, alpha, probs):
-    """Place one of cell x's candidates v with probability proportional to F(v)^alpha,
-    F(v) = prod over the peers p still allowing v of (c_p - 1) / c_p (c_p: p's candidate count):
-    how much v shrinks its peers.  Returns 1 / q(v), the weight factor."""
+def _guided_choose(rng, peers, cand, x, shrink, probs):
+    """Draw one of cell x's candidates v with probability proportional to F(v) = the product,
+    over the peers p still allowing v, of shrink[c_p] (c_p: p's number of candidates;
+    shrink[c] = ((c - 1) / c)^alpha: how little v narrows its peers; shrink[0] < 0: uniform).
+    Returns (1 / q(v), v's bit)."""
     v = cand[x]
-    P = peers.shape[1]
-    k = 0
+    if shrink[0] < 0.0:
+        k = popcount64(np.uint64(v))
+        for _s in range(rand_below(rng, k)):
+            v &= v - 1
+        return float(k), v & (-v)
+    probs[:] = 1.0
+    for j in range(peers.shape[1]):
+        cp = cand[peers[x, j]]
+        m = cp & v
+        if m:
+            f = shrink[popcount64(np.uint64(cp))]
+            while m:
+                b = m & (-m)
+                m &= m - 1
+                probs[popcount64(np.uint64(b - 1))] *= f
     tot = 0.0
     m = v
     while m:
         b = m & (-m)
         m &= m - 1
-        f = 1.0
-        for j in range(P):
-            cp = cand[peers[x, j]]
-            if cp & b:
-                c = popcount64(np.uint64(cp))
-                f *= (c - 1.0) / c
-        probs[k] = f ** alpha
-        tot += probs[k]
-        k += 1
+        tot += probs[popcount64(np.uint64(b - 1))]
     u = rand_float(rng) * tot
     acc = 0.0
     m = v
-    j = 0
     while True:
         b = m & (-m)
         m &= m - 1
-        acc += probs[j]
+        p = probs[popcount64(np.uint64(b - 1))]
+        acc += p
         if acc > u or m == 0:
-            cand[x] = b
-            return tot / probs[j]
-        j += 1
+            return tot / p, b
+
+
+def guide_table(n: int, alpha: float) -> np.ndarray:
+    """shrink[c] = ((c - 1) / c)^alpha for c = 1..n (``_guided_choose``); alpha 0 marks uniform draws."""
+    shrink = np.array([((c - 1) / c) ** alpha if c else 0.0 for c in range(n + 1)])
+    if alpha == 0.0:
+        shrink[0] = -1.0
+    return shrink
 
 
 @njit(cache=True, nogil=True)
@@ -107,7 +179,7 @@ def _systematic_offspring(rng, w, total, out):
 
 
 @njit(cache=True, nogil=True)
-def _replicate(counts, cand, done, placed, pick):
+def _replicate(counts, cand, cnt, placed, pick):
     """Overwrite the particles with no offspring by the extra copies of those with several."""
     n = counts.shape[0]
     free = 0
@@ -116,7 +188,7 @@ def _replicate(counts, cand, done, placed, pick):
             while counts[free] != 0:
                 free += 1
             cand[free, :] = cand[i, :]
-            done[free, :] = done[i, :]
+            cnt[free, :, :] = cnt[i, :, :]
             placed[free] = placed[i]
             pick[free] = pick[i]
             counts[free] = 1           # the slot is taken (one copy of particle i)
@@ -124,15 +196,14 @@ def _replicate(counts, cand, done, placed, pick):
 
 
 @njit(cache=True, nogil=True)
-def smc_log2_estimate(rng, peers, units, n_particles, stride, ess_frac, alpha, cand, done, w, placed, pick,
-                      counts, probs):
+def smc_log2_estimate(rng, peers, units, cell_units, n_particles, stride, ess_frac, shrink, cand, cnt, w, placed,
+                      pick, counts, probs, singles, hidden):
     """One SMC run with ``n_particles`` particles (the arrays are its scratch, sized for them);
     returns log2 of its unbiased estimate of the number of grids (-inf when every particle died)."""
     N = peers.shape[0]
     n = units.shape[1]
-    full = (np.int64(1) << n) - 1
-    cand[:, :] = full
-    done[:, :] = 0
+    cand[:, :] = (np.int64(1) << n) - 1
+    cnt[:, :, :] = n
     w[:] = 1.0
     log2_z = 0.0
     first, _, _ = fewest_candidates(cand[0])
@@ -145,7 +216,8 @@ def smc_log2_estimate(rng, peers, units, n_particles, stride, ess_frac, alpha, c
         total2 = 0.0
         for i in range(n_particles):
             if w[i] > 0.0:
-                w[i] *= _advance(rng, peers, units, cand, done, full, target, placed, pick, i, alpha, probs)
+                w[i] *= _advance(rng, peers, units, cell_units, cand, cnt, target, placed, pick, i, shrink, probs,
+                                 singles, hidden)
                 total += w[i]
                 total2 += w[i] * w[i]
         if total == 0.0:
@@ -154,7 +226,7 @@ def smc_log2_estimate(rng, peers, units, n_particles, stride, ess_frac, alpha, c
         log2_z += np.log2(total / n_particles)
         if total * total < ess_frac * n_particles * total2:
             _systematic_offspring(rng, w, total, counts)
-            _replicate(counts, cand, done, placed, pick)
+            _replicate(counts, cand, cnt, placed, pick)
             w[:] = 1.0
         else:
             w *= n_particles / total
@@ -162,19 +234,29 @@ def smc_log2_estimate(rng, peers, units, n_particles, stride, ess_frac, alpha, c
 
 
 @njit(cache=True, nogil=True)
-def smc_batch_kernel(rng, peers, units, n_runs, n_particles, stride, ess_frac, alpha, scale_e2, stats):
+def smc_batch_kernel(rng, peers, units, n_runs, n_particles, stride, ess_frac, shrink, scale_e2, stats):
     """``n_runs`` independent SMC runs: ``stats`` += (nonzero, sum Z', sum Z'^2), max Z' in
     ``stats[3]``, Z' = Z * 2^-scale_e2 the run's estimate."""
     N = peers.shape[0]
+    n = units.shape[1]
+    cell_units = np.empty((N, 3), dtype=np.int64)     # the row, column and box of each cell
+    seen = np.zeros(N, dtype=np.int64)
+    for u in range(units.shape[0]):
+        for k in range(n):
+            x = units[u, k]
+            cell_units[x, seen[x]] = u
+            seen[x] += 1
     cand = np.empty((n_particles, N), dtype=np.int64)
-    done = np.empty((n_particles, N), dtype=np.uint8)
+    cnt = np.empty((n_particles, units.shape[0], n), dtype=np.int8)
+    singles = np.empty(N, dtype=np.int64)
+    hidden = np.empty(units.shape[0] * n, dtype=np.int64)
     w = np.empty(n_particles)
     placed = np.empty(n_particles, dtype=np.int64)
     pick = np.empty(n_particles, dtype=np.int64)
     counts = np.empty(n_particles, dtype=np.int64)
     probs = np.empty(units.shape[1])
     for _ in range(n_runs):
-        lz = smc_log2_estimate(rng, peers, units, n_particles, stride, ess_frac, alpha, cand, done, w, placed,
-                               pick, counts, probs)
+        lz = smc_log2_estimate(rng, peers, units, cell_units, n_particles, stride, ess_frac, shrink, cand, cnt, w,
+                               placed, pick, counts, probs, singles, hidden)
         if lz > -np.inf:      # a run whose particles all died is a zero estimate (the job counts runs)
             _add_weight(stats, 2.0 ** (lz - scale_e2))
