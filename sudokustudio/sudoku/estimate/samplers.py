@@ -134,6 +134,7 @@ def ridder_batch_kernel(rng, r, c, n_samples, scale_e2, stats):
 def _fc_sample(rng, peers, units, cand, done):
     """One forward-checking sample; returns its weight as (mantissa, e2): w = mantissa * 2^e2
     (mantissa 0 on a dead end)."""
+    N = cand.shape[0]
     n = units.shape[1]
     full = (np.int64(1) << n) - 1
     cand[:] = full
@@ -143,43 +144,26 @@ def _fc_sample(rng, peers, units, cand, done):
     while True:
         if not propagate_g(cand, done, peers, units, full):
             return 0.0, e2
-        best, _, _ = fewest_candidates(cand)
+        best = -1
+        best_n = 99
+        for x in range(N):
+            v = cand[x]
+            if v & (v - 1):
+                k = popcount64(np.uint64(v))
+                if k < best_n:
+                    best_n = k
+                    best = x
         if best < 0:
             return w, e2
-        w *= fc_choose(rng, cand, best)
+        v = cand[best]
+        w *= best_n
         if w > _BIG:
             w *= _INV_BIG
             e2 += _BIG_E2
-
-
-@njit(cache=True, nogil=True)
-def fewest_candidates(cand):
-    """(the first open cell with the fewest candidates or -1 when every cell is placed, its
-    number of candidates, the number of placed cells: one candidate)."""
-    best = -1
-    best_n = 99
-    placed = 0
-    for x in range(cand.shape[0]):
-        v = cand[x]
-        if v & (v - 1):
-            k = popcount64(np.uint64(v))
-            if k < best_n:
-                best_n = k
-                best = x
-        else:
-            placed += 1
-    return best, best_n, placed
-
-
-@njit(cache=True, nogil=True)
-def fc_choose(rng, cand, cell):
-    """Place a uniform one of ``cell``'s candidates; returns how many it had (the weight factor)."""
-    v = cand[cell]
-    k = popcount64(np.uint64(v))
-    for _s in range(rand_below(rng, k)):
-        v &= v - 1
-    cand[cell] = v & (-v)
-    return k
+        t = rand_below(rng, best_n)
+        for _s in range(t):
+            v &= v - 1
+        cand[best] = v & (-v)
 
 
 @njit(cache=True, nogil=True)
