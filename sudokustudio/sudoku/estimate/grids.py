@@ -282,13 +282,14 @@ class GridCountJob(BatchJob):
 
 # the particle filter (``smc``): a step per cell, row by row, resampling when the effective population
 # falls below half, values guided by F(v) (smc._guided_choose).  Particles per run by grid side: about
-# 10x the measured variance constant C (var ln Z ~ C / N: 1.4 at 9x9, 10 at 16x16, 40-50 at 25x25),
+# 10x the measured variance constant C (var ln Z ~ C / N: 1.4 at 9x9, 1.8 at 10x10, 2.6 at 12x12,
+# 8-10 at 15x15 and 16x16, 15 at 20x20, 26-46 at 25x25),
 # so one run's estimate is near normal (relative sd ~0.3) and the batch estimates are a light-tailed
 # sample; runs per batch for ~0.1-0.5 s of work
 SMC_ESS_FRACTION = 0.5
 SMC_GUIDE = 1.0
-SMC_PARTICLES = {4: 4, 6: 8, 8: 16, 9: 16, 10: 32, 12: 64, 15: 128, 16: 128, 18: 256, 20: 256, 21: 512,
-                 24: 512, 25: 512}
+SMC_PARTICLES = {4: 4, 6: 8, 8: 16, 9: 16, 10: 32, 12: 64, 14: 64, 15: 128, 16: 128, 18: 256, 20: 256, 21: 512,
+                 22: 512, 24: 512, 25: 512}
 SMC_RUNS_PER_BATCH = {4: 5000, 6: 500, 8: 100, 9: 100, 10: 40, 12: 10, 15: 4, 16: 4}
 
 

@@ -244,7 +244,7 @@ def smc_batch_kernel(rng, peers, units, order, n_runs, n_particles, ess_frac, sh
             x = units[u, k]
             cell_units[x, seen[x]] = u
             seen[x] += 1
-    cand = np.empty((n_particles, N), dtype=np.int64)
+    cand = np.empty((n_particles, N), dtype=np.int32)     # n <= 25 digits: half the bytes to copy
     cnt = np.empty((n_particles, units.shape[0], n), dtype=np.int8)
     singles = np.empty(N, dtype=np.int64)
     hidden = np.empty(units.shape[0] * n, dtype=np.int64)
