@@ -168,19 +168,20 @@ def _systematic_offspring(rng, w, total, out):
     step = total / n
     u = rand_float(rng) * step
     acc = 0.0
+    drawn = 0
     for i in range(n):
         acc += w[i]
         c = 0
-        while u < acc:
+        while drawn < n and u < acc:
             c += 1
+            drawn += 1
             u += step
         out[i] = c
-    # rounding may leave the last draw beyond acc: give it to the last particle with weight
-    short = n - out.sum()
-    if short > 0:
+    # rounding may leave the last draw beyond the summed weights: give it to the last live particle
+    if drawn < n:
         for i in range(n - 1, -1, -1):
             if w[i] > 0:
-                out[i] += short
+                out[i] += n - drawn
                 break
 
 
