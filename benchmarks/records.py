@@ -1,14 +1,16 @@
 """Counting records (issue 18): a short run, its RE, and the RE projected to 24 core-hours.
 
     python benchmarks/records.py minimals [SECONDS] [S]    # subsets (default s = 30), 2 threads
-    python benchmarks/records.py grids BOX METHOD [SECONDS]  # e.g. grids 4x4 rows 60, grids 5x5 fc 60
+    python benchmarks/records.py grids BOX METHOD [SECONDS]  # e.g. grids 4x4 rows 60, grids 5x5 smc 120
 
 The projection assumes RE ∝ 1/sqrt(core-seconds) and uses the CPU time this
 process really consumed (process_time), so a loaded machine slows the run but
 does not bias the projection much (it does cost cache and turbo; the figure is
 then, if anything, pessimistic).  A projection is printed as UNTRUSTED while the
 tail diagnostics flag the estimate: with heavy-tailed weights the short run's RE
-is itself too small, and so is its projection.
+is itself too small, and so is its projection.  For ``smc`` a sample is one
+particle-filter run (its own unbiased estimate), so the tail diagnostics are
+over runs.
 """
 from __future__ import annotations
 
@@ -42,6 +44,14 @@ def _run(job, seconds: float):
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     print(f"after:  {_load()}; {wall:.1f} s wall, {cpu:.1f} CPU-s used by this process")
     return out, wall, cpu
+
+
+def _sci(log10: float) -> str:
+    """5.9584e+98 from its log10 (25x25 counts pass the float range)."""
+    if not math.isfinite(log10):
+        return str(log10)
+    e = math.floor(log10)
+    return f"{10 ** (log10 - e):.5g}e+{e}"
 
 
 def project(rel: float, cpu: float) -> float:
@@ -83,8 +93,9 @@ def grids(box: str, method: str, seconds: float = 60.0) -> None:
     goal = GRID_GOALS.get(E.canonical_box(box))
     proj = project(d["rel_err"], cpu)
     ref = "" if d["reference"] is None else f", z {d['z']:+.2f} against {d['reference']:.5g}"
-    print(f"{box} {method}: {d['samples']:,} samples, estimate {d['estimate']:.5g} (log10 {d['log10_estimate']:.4f})"
-          f", RE {100 * d['rel_err']:.3g}%{ref}")
+    per = f" (runs of {job.particles} particles)" if method == "smc" else ""
+    print(f"{box} {method}: {d['samples']:,} samples{per}, estimate {_sci(d['log10_estimate'])} "
+          f"(log10 {d['log10_estimate']:.4f}), RE {100 * d['rel_err']:.3g}%{ref}")
     t = d["tail"]
     print(f"tail: ESS {t['ess']:.4g}, largest sample {100 * t['max_share']:.3g}% of the sum"
           f"{'  -> UNTRUSTED' if t['warning'] else ''}")

@@ -31,27 +31,99 @@ def _within(job, total, exact, k=4.0):
 
 
 # ----------------------------------------------------------------- grids
-@pytest.mark.parametrize("method", ["crude", "ridder", "rows", "fc"])
+@pytest.mark.parametrize("method", ["crude", "ridder", "rows", "fc", "smc"])
 def test_4x4_grid_count_is_unbiased(method):
     job = GridCountJob("2x2", method, 20_000)
     out = run_batches(job, 11, 5, workers=2)
     _within(job, out.total, 288)
 
 
-@pytest.mark.parametrize("method,batches,size", [("ridder", 4, 50_000), ("rows", 4, 10_000), ("fc", 2, 2000)])
+@pytest.mark.parametrize("method,batches,size", [("ridder", 4, 50_000), ("rows", 4, 10_000), ("fc", 2, 2000),
+                                                 ("smc", 4, 300)])
 def test_6x6_grid_count_is_unbiased(method, batches, size):
     job = GridCountJob("2x3", method, size)
     out = run_batches(job, 12, batches, workers=2)
     _within(job, out.total, 28_200_960)
 
 
-@pytest.mark.parametrize("method,batches,size", [("ridder", 8, 125_000), ("rows", 4, 2000), ("fc", 2, 500)])
+@pytest.mark.parametrize("method,batches,size", [("ridder", 8, 125_000), ("rows", 4, 2000), ("fc", 2, 500),
+                                                 ("smc", 4, 60)])
 def test_9x9_grid_count_is_unbiased(method, batches, size):
     job = GridCountJob("3x3", method, size)
     out = run_batches(job, 13, batches, workers=2)
     d = _within(job, out.total, 6_670_903_752_021_072_936_960)
     assert d["ci95"][0] < d["estimate"] < d["ci95"][1]
     assert 1.5 < d["rat"] <= 2.0
+
+
+# the particle filter is unbiased for ANY population: a population of one is plain sequential
+# importance sampling, two particles already resample at nearly every step
+@pytest.mark.parametrize("box,particles,batches,size", [
+    ("2x2", 1, 4, 20_000), ("2x2", 2, 4, 20_000), ("2x3", 1, 4, 3000), ("2x3", 2, 4, 2000), ("2x3", 5, 4, 1000),
+    ("2x4", 2, 4, 1000), ("2x4", 16, 4, 100), ("3x3", 2, 4, 600), ("3x3", 16, 4, 60), ("2x5", 3, 4, 150)])
+def test_smc_grid_count_is_unbiased_for_any_population(box, particles, batches, size):
+    job = GridCountJob(box, "smc", size, particles=particles)
+    out = run_batches(job, 31, batches, workers=2)
+    _within(job, out.total, GRID_COUNTS[box])
+
+
+@pytest.mark.parametrize("ess_frac,order", [(0.0, "rows"), (0.5, "rows"), (2.0, "rows"), (0.5, "boxes")])
+def test_smc_is_unbiased_whether_it_never_sometimes_or_always_resamples(ess_frac, order):
+    from sudokustudio.sudoku.estimate.grids import scale_log2
+    from sudokustudio.sudoku.estimate.smc import fill_order, guide_table, smc_batch_kernel
+    from sudokustudio.sudoku.tables import geometry
+
+    _, peers, units = geometry(2, 3)
+    e2 = scale_log2("2x3")
+    for alpha in (0.0, 0.5):
+        st = np.zeros(4)
+        runs = 4000
+        smc_batch_kernel(seed_state(np.uint64(77)), peers, units, fill_order(2, 3, order), runs, 3, ess_frac,
+                         guide_table(6, alpha), float(e2), st)
+        mean = st[1] / runs
+        se = math.sqrt(max(st[2] / runs - mean * mean, 0.0) / (runs - 1))
+        exact = GRID_COUNTS["2x3"] / 2.0 ** e2
+        assert st[0] == runs and abs(mean - exact) < 4 * se, (ess_frac, alpha, mean, exact, se)
+
+
+def test_systematic_resampling_gives_each_particle_its_share_rounded():
+    from sudokustudio.sudoku.estimate.smc import _systematic_offspring
+
+    rng = seed_state(np.uint64(3))
+    for n in (1, 2, 7, 64):
+        for _ in range(50):
+            w = np.random.default_rng(n).exponential(size=n) * (np.arange(n) % 3 != 1)
+            w[0] += 1.0
+            out = np.empty(n, dtype=np.int64)
+            _systematic_offspring(rng, w, w.sum(), out)
+            share = n * w / w.sum()
+            assert out.sum() == n and np.all(out >= np.floor(share) - 1e-9) and np.all(out <= np.ceil(share) + 1e-9)
+            assert np.all(out[w == 0] == 0)
+
+
+def test_smc_spec_keeps_its_population_and_25x25_stays_in_range():
+    job = GridCountJob("5x5", "smc", 1, particles=8)
+    assert job.spec["particles"] == 8 and GridCountJob(**job.spec).particles == 8
+    d = job.describe(job.run_batch(0, 3) + job.run_batch(1, 4))
+    assert math.isfinite(d["log10_estimate"]) and 300 < d["log10_estimate"] < 320
+    assert GridCountJob("4x4", "smc").particles > GridCountJob("2x2", "smc").particles
+    with pytest.raises(ValueError, match="particles"):
+        GridCountJob("3x3", "fc", particles=10)
+    with pytest.raises(ValueError, match="particles"):
+        GridCountJob("3x3", "smc", particles=0)
+
+
+def test_cli_lists_every_grid_method():
+    import argparse
+
+    from sudokustudio.commands import estimate as cmd
+    from sudokustudio.sudoku.estimate import GRID_METHODS
+
+    parser = argparse.ArgumentParser()
+    cmd.register(parser.add_subparsers())
+    grids = parser._subparsers._group_actions[0].choices["estimate"]._subparsers._group_actions[0].choices["grids"]
+    method = next(a for a in grids._actions if a.dest == "method")
+    assert list(method.choices) == GRID_METHODS
 
 
 @pytest.mark.parametrize("box", ["2x3", "3x3"])

@@ -103,7 +103,7 @@ def test_box_shapes_up_to_25_cells():
 
 @pytest.mark.parametrize("box, method, batch, batches", [
     ("2x5", "fc", 400, 6), ("2x5", "ridder", 4000, 4), ("3x2", "fc", 2000, 4), ("3x4", "fc", 40, 6),
-    ("2x5", "rows", 200, 4)])
+    ("2x5", "rows", 200, 4), ("3x2", "smc", 200, 4), ("3x4", "smc", 10, 6), ("5x2", "smc", 20, 4)])
 def test_new_shapes_agree_with_exact_counts(box, method, batch, batches):
     job = GridCountJob(box, method, batch)
     d = job.describe(run_batches(job, 1818, batches, workers=2).total)

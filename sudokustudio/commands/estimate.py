@@ -1,6 +1,6 @@
 """``sudokustudio-cli estimate grids|minimals``: Monte Carlo counts (seeds 000, 002, 003).
 
-    estimate grids --box 3x3 --method {crude,ridder,rows,fc} (--samples N | --seconds T) --seed S
+    estimate grids --box 3x3 --method {crude,ridder,rows,fc,smc} (--samples N | --seconds T) --seed S
     estimate minimals --method {singletons,subsets,supersets,path} [--c C] [--s S]
                       (--samples N | --seconds T) --seed S
     estimate report --run ID [--store PATH] --csv FILE --md FILE
@@ -37,9 +37,11 @@ def register(sub) -> None:
                       description="Estimate the number of n x n Sudoku grids (seed 003).")
     g.add_argument("--box", default="3x3", help="box shape RxC, r, c >= 2, r*c <= 25: 2x2 ... 3x3, 4x4, 4x5, "
                                                 "5x5 (default 3x3; rows takes up to 16x16, crude up to 9x9)")
-    g.add_argument("--method", default="rows", choices=["crude", "ridder", "rows", "fc"],
+    g.add_argument("--method", default="rows", choices=["crude", "ridder", "rows", "fc", "smc"],
                    help="crude Monte Carlo, Ridder's importance sampling, or ours: "
-                        "rows (row-wise exact-row sampler, default) or fc (forward checking)")
+                        "rows (row-wise exact-row sampler, default), fc (forward checking) or "
+                        "smc (particle filter over forward checking; a sample is one run of many particles: "
+                        "the method for 25x25)")
     _common(g)
     g.set_defaults(func=run_grids)
 

@@ -2,6 +2,7 @@
 number of c-clue minimal puzzles per grid (seed 000, seed 002 §3.1.5, seed 003).
 
 - ``samplers``: the sequential grid samplers (crude, Ridder, row-wise, fc);
+- ``smc``: the particle filter over forward checking (grid counts up to 25x25);
 - ``grids``: grid-count estimates and their batch job;
 - ``minimals``: minimal-puzzle counts and their batch job;
 - ``report``: the record table (CSV / Markdown) of a run.
