@@ -336,8 +336,7 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
                         if n_branch[d] == 0:
                             stats[S_FORWARD_PRUNES] += 1
                         break
-                    # the list is in its parent's order, so about smallest first: most nodes
-                    # end here, and a node that goes on sorts its list for its children
+                    # list in the parent's order (~smallest first); a node going on sorts it for its children
                     if _forward_view(L_lo[d], L_hi[d], n, r, path[d]):
                         stats[S_FORWARD_PRUNES] += 1
                         break
