@@ -175,3 +175,26 @@ def test_cli_grids_json_has_tail_z_and_core_seconds(capsys):
     d = json.loads(capsys.readouterr().out)
     assert {"ess", "max_share", "warning"} == set(d["tail"]) and d["core_seconds"] > 0
     assert d["z"] == pytest.approx((d["estimate"] - d["exact"]) / (d["rel_err"] * d["estimate"]), rel=1e-9)
+
+
+def test_counts_past_the_float_range_print_from_their_log10():
+    from sudokustudio.commands.estimate import _fmt_scaled
+
+    assert _fmt_scaled(6.67e21, math.log10(6.67e21)) == "6.67e+21"      # in range: as before
+    assert _fmt_scaled(math.inf, 308.6448) == "4.41367e+308"
+    assert _fmt_scaled(math.inf, 308.6448, 1 - 0.5) == "2.20684e+308"
+    assert _fmt_scaled(math.inf, 308.6448, -0.25) == "-1.10342e+308"
+    assert _fmt_scaled(math.inf, -math.inf) == "0" and _fmt_scaled(math.inf, math.nan) == "nan"
+
+
+def test_cli_25x25_smc_has_a_finite_text_estimate_and_json_null(capsys):
+    from sudokustudio.cli import main
+
+    assert main(["estimate", "grids", "--box", "5x5", "--method", "smc", "--samples", "2", "--seed", "5",
+                 "--threads", "1"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.strip().startswith("estimate"))
+    assert "e+308" in line and "inf" not in line
+    assert main(["estimate", "grids", "--box", "5x5", "--method", "smc", "--samples", "2", "--seed", "5",
+                 "--threads", "1", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["estimate"] is None and 308 < d["log10_estimate"] < 309 and d["ci95"] == [None, None]

@@ -139,8 +139,23 @@ def _fmt(x: float) -> str:
     return f"{x:.6g}" if math.isfinite(x) else str(x)
 
 
+def _fmt_scaled(x: float, log10: float, factor: float = 1.0) -> str:
+    """factor * x, where log10 = log10(x): written from log10 when x is past the float range
+    (a 25x25 count, ~4e308, is inf as a float)."""
+    if math.isfinite(x) or math.isnan(log10) or math.isnan(factor):
+        return _fmt(factor * x)
+    if factor == 0.0 or log10 == -math.inf:
+        return "0"
+    if log10 == math.inf:
+        return "inf"
+    lg = log10 + math.log10(abs(factor))
+    e = math.floor(lg)
+    return f"{'-' if factor < 0 else ''}{10.0 ** (lg - e):.6g}e+{e}"
+
+
 def run_grids(args) -> int:
     from sudokustudio.core.batch import finite_or_none
+    from sudokustudio.core.stats import Z95
     from sudokustudio.sudoku.estimate import GridCountJob
 
     job = GridCountJob(args.box, args.method)
@@ -159,9 +174,11 @@ def run_grids(args) -> int:
     _write_report(args, job, out.total, args.seed)
     rate = d["samples"] / out.seconds if out.seconds > 0 else float("nan")
     if args.json:
-        print_json({"estimate": d["estimate"], "log10_estimate": d["log10_estimate"], "rel_err": d["rel_err"],
-                    "samples": d["samples"], "seconds": round(out.seconds, 6), "core_seconds": d["core_seconds"],
-                    "ci95": d["ci95"], "rat": d["rat"], "eff": grid_eff(job, out), "samples_per_second": rate,
+        # a count past the float range (25x25) is null in "estimate" and "ci95": read log10_estimate
+        print_json({"estimate": finite_or_none(d["estimate"]), "log10_estimate": d["log10_estimate"],
+                    "rel_err": d["rel_err"], "samples": d["samples"], "seconds": round(out.seconds, 6),
+                    "core_seconds": d["core_seconds"], "ci95": [finite_or_none(x) for x in d["ci95"]],
+                    "rat": d["rat"], "eff": finite_or_none(grid_eff(job, out)), "samples_per_second": rate,
                     "box": args.box, "method": args.method, "exact": finite_or_none(d["exact"]),
                     "reference_exact": d["reference_exact"], "z": finite_or_none(d["z"]),
                     "tail": _tail_json(d["tail"]),
@@ -169,8 +186,9 @@ def run_grids(args) -> int:
         return 1 if out.errors else 0
     print(f"{args.box} grids by {args.method}: {d['samples']} samples in {out.seconds:.2f} s "
           f"({rate:,.0f}/s), {d['hits']} non-zero")
-    print(f"  estimate {_fmt(d['estimate'])}  RE {100 * d['rel_err']:.4g}%  "
-          f"95% CI [{_fmt(d['ci95'][0])}, {_fmt(d['ci95'][1])}]")
+    est, lg, rel = d["estimate"], d["log10_estimate"], d["rel_err"]
+    print(f"  estimate {_fmt_scaled(est, lg)}  RE {100 * rel:.4g}%  "
+          f"95% CI [{_fmt_scaled(est, lg, 1 - Z95 * rel)}, {_fmt_scaled(est, lg, 1 + Z95 * rel)}]")
     ref = (f"{'exact' if d['exact_is_exact'] else 'published'} {_fmt(d['exact'])} (z {d['z']:+.2f})"
            if math.isfinite(d["exact"]) else "no published count")
     print(f"  RAT {d['rat']:.4f}  EFF {grid_eff(job, out):.4g}   {ref}   log10 {d['log10_estimate']:.5f}")
