@@ -184,7 +184,7 @@ def test_counts_past_the_float_range_print_from_their_log10():
     assert _fmt_scaled(math.inf, 308.6448) == "4.41367e+308"
     assert _fmt_scaled(math.inf, 308.6448, 1 - 0.5) == "2.20684e+308"
     assert _fmt_scaled(math.inf, 308.6448, -0.25) == "-1.10342e+308"
-    assert _fmt_scaled(math.inf, -math.inf) == "0" and _fmt_scaled(math.inf, math.nan) == "nan"
+    assert _fmt_scaled(math.inf, -math.inf) == "0" and _fmt_scaled(math.nan, math.nan) == "nan"
 
 
 def test_cli_25x25_smc_has_a_finite_text_estimate_and_json_null(capsys):
