@@ -1,7 +1,8 @@
 """The atlas search's bit-set kernels against plain definitions: trade-free pairings by
 equal-sum subsets against a brute force over all pairings (and the depth-first search),
 the arrangement bit set tables, the radix sort of keys, a key buffer grown mid-vector, and the
-three-row trade test against a brute force over all permutations within the columns."""
+three-row trade test and the shuffle trade test against brute forces over all permutations within
+the columns."""
 from __future__ import annotations
 
 import itertools
@@ -13,7 +14,8 @@ import pytest
 from sudokustudio.survo.atlas.enumeration import atlas_vectors_kernel, sorted_keys
 from sudokustudio.survo.atlas.plan import cell_pair_masks, pairing_tables, row_sum_vectors, subset_pair_masks
 from sudokustudio.survo.atlas.result import record_width
-from sudokustudio.survo.atlas.trades import PERM3, good_pairings, pairings_by_subsets, reach_words, three_row_trade
+from sudokustudio.survo.atlas.trades import (PERM3, good_pairings, pairings_by_subsets, reach_words, shuffle_trade,
+                                             three_row_trade)
 from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 
 
@@ -85,7 +87,7 @@ def test_key_buffer_grown_mid_vector_gives_the_same_counts():
     for cap in (4, 1 << 20):   # 4 keys: every vector overflows, in many partitions
         rows, grid, trades = make_workspace(m, n)
         records = np.zeros((1 << 12, record_width(m, n)), np.int64)
-        counters = np.zeros(5, np.int64)
+        counters = np.zeros(6, np.int64)
         found = atlas_vectors_kernel(m, n, vectors, plan, rows, grid, trades, np.zeros(cap, np.int64), records,
                                      counters, True)
         results.append((found, counters.copy(), records[:found].copy()))
@@ -125,3 +127,37 @@ def test_three_row_trade_matches_brute_force(n):
         seen_both.add(bool(got))
     if n < 5:   # random 3x5 tables of 1..20 practically always have a trade
         assert seen_both == {True, False}   # both answers were exercised
+
+
+def _shuffle_trade_brute(A):
+    """Some choice of permutations within the columns of A, not all identities, keeps every row sum."""
+    k, width = A.shape
+    perms = list(itertools.permutations(range(k)))
+    for choice in itertools.product(range(len(perms)), repeat=width):
+        if any(choice):
+            new = np.array([[A[perms[q][d], j] for j, q in enumerate(choice)] for d in range(k)])
+            if np.array_equal(new.sum(axis=1), A.sum(axis=1)):
+                return True
+    return False
+
+
+@pytest.mark.parametrize("k,width", [(3, 3), (3, 4), (3, 5), (4, 3), (2, 5)])
+def test_shuffle_trade_matches_brute_force(k, width):
+    """Sub-tables of a 4×5 table (entries up to 20, so the packed changes need room for them)."""
+    rng = np.random.default_rng(10 * k + width)
+    top = 20
+    perms_k = np.array(list(itertools.permutations(range(k))), np.int64)
+    size = 2
+    while size < 2 * len(perms_k) ** (width // 2):
+        size *= 2
+    hkeys, hcount, hstamp = np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64)
+    opts = np.zeros((width, len(perms_k), k - 1), np.int64)
+    sums, digits = np.zeros((2, k), np.int64), np.zeros(width, np.int64)
+    answers = set()
+    for stamp in range(1, 41):
+        low = 1 if stamp % 2 else top - k * width + 1   # the largest entries: changes reach their fields' edge
+        A = rng.permutation(np.arange(low, top + 1))[:k * width].reshape(k, width).astype(np.int64)
+        got = shuffle_trade(A, k, width, top, perms_k, opts, sums, digits, hkeys, hcount, hstamp, stamp)
+        assert got == _shuffle_trade_brute(A)
+        answers.add(bool(got))
+    assert answers == {True, False}

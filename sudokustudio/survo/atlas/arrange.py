@@ -233,7 +233,8 @@ def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
 
 @njit(cache=True, nogil=True, inline="always")
 def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pairs, T, colbase, x, keys, nkeys, bits,
-              cs_sorted, sorted_r_desc, prev, inv_prev, compose_t, fact, pairs, n_pairs, pair_mask, paired):
+              cs_sorted, sorted_r_desc, prev, inv_prev, compose_t, fact, pairs, n_pairs, pair_mask, paired, leaves,
+              leaf_prefix, last_shift):
     """Every trade-free completion of rows 0..m-2 by the last row; returns the new key count.
 
     ``cand``: the last row's arrangements that pair trade-free with rows
@@ -245,7 +246,9 @@ def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pair
     ``pair_mask``): when there are fewer candidates than pairings, each
     candidate's pairing (candidate ∘ prev⁻¹) is tested by one bit, else the
     pairings composed with ``prev`` are ANDed in as a bit set (``paired``,
-    scratch).  Each survivor's sorted column sums go to ``keys``.
+    scratch).  Each survivor's sorted column sums go to ``keys``, and beside them in ``leaves``
+    the table's leaf code (``leaf_prefix`` | its arrangement << ``last_shift``, see
+    ``arrange_rows_fast``).
     """
     N = m * n
     last = m - 1
@@ -302,6 +305,8 @@ def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pair
                     if not good:
                         break
             if good:
+                if nkeys < leaves.shape[0]:
+                    leaves[nkeys] = leaf_prefix | (np.int64(k) << last_shift)
                 nkeys = _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc)
     return nkeys
 
@@ -333,7 +338,7 @@ def _differences(vals, n, N, diff_start, diff_pairs):
 def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
                       last_pair_mask, placed_k, cand, cand_cursor, composed, T, colsub, forbid, diff_start,
                       diff_pairs, colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
-                      bits, cs_sorted, sorted_r_desc):
+                      bits, cs_sorted, sorted_r_desc, leaves, leaf_base, rank_bits):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     The search's hot loop, kept whole (long) with its arrays as plain arguments:
@@ -354,8 +359,10 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
     row is completed by ``_last_row`` as bit sets (its pairings with row
     m − 2, arrangement ``placed_k[m − 2]``, are tested there: no
     ``composed[m − 2]``).  Appends the encoded sorted column sums of each
-    surviving table to ``keys`` (while there is room); returns the new
-    number of keys.
+    surviving table to ``keys`` (while there is room) and its leaf code to
+    ``leaves``: ``leaf_base`` | the arrangement rank of row i (1 <= i < m)
+    << (i − 1)·``rank_bits`` (``enumeration.leaf_table`` rebuilds the
+    table from it); returns the new number of keys.
     """
     N = m * n
     n_words = cand.shape[1]
@@ -396,10 +403,13 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                     forbid[i, a * n + b] = f
             if i == m - 1:
                 prev = placed_k[m - 2] if m > 2 else -1
+                leaf_prefix = leaf_base
+                for earlier in range(1, m - 1):
+                    leaf_prefix |= placed_k[earlier] << ((earlier - 1) * rank_bits)
                 nkeys = _last_row(m, n, vals, perms, cand[i], forbid[i], cell_masks, diff_start, diff_pairs, T,
                                   colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc, prev,
                                   inverse[max(prev, 0)], compose_t, fact, pair_list[m - 2, i], pair_count[m - 2, i],
-                                  last_pair_mask, composed[m - 2, i])
+                                  last_pair_mask, composed[m - 2, i], leaves, leaf_prefix, (m - 2) * rank_bits)
                 i -= 1
                 continue
         k = -1
@@ -460,15 +470,17 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
 
 
 @njit(cache=True, nogil=True)
-def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys):
+def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys, leaves, leaf_base):
     """All trade-free tables on the row sets ``rows.placed_vals`` (see ``arrange_rows_fast``);
-    appends their encoded sorted column sums to ``keys``, returns the new key count."""
+    appends their encoded sorted column sums to ``keys`` and their leaf codes to ``leaves``,
+    returns the new key count."""
     return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.inverse, plan.fact,
                              plan.cell_masks, rows.row0_mask, rows.placed_list, rows.placed_count,
                              rows.last_pair_mask, grid.placed_k, grid.cand, grid.cursor, grid.composed, grid.T,
                              grid.colsub, grid.forbid, grid.diff_start, grid.diff_pairs, grid.colbase, grid.x_last,
                              trades.opt, trades.half_a, trades.half_b, trades.seen, trades.seen_count, trades.marks,
-                             trades.stamps, keys, nkeys, plan.bits, grid.cs_sorted, grid.r_desc)
+                             trades.stamps, keys, nkeys, plan.bits, grid.cs_sorted, grid.r_desc, leaves, leaf_base,
+                             plan.rank_bits)
 
 
 @njit(cache=True, nogil=True)

@@ -269,3 +269,101 @@ def reach_words(m: int, n: int) -> int:
     """Words per subset-sum bit set of ``good_pairings``: sums of n differences of numbers
     1..m·n lie strictly inside ±n·(m·n − 1), centred in the set."""
     return (2 * n * (m * n - 1) + 2 + 63) // 64
+
+
+@njit(cache=True, nogil=True, inline="always")
+def hash_slot(key, log_size):
+    """A slot in 0..2**log_size - 1 for ``key`` (Fibonacci hashing: the product's high bits,
+    which depend on all of the key's bits)."""
+    x = np.uint64(key) * np.uint64(0x9E3779B97F4A7C15)
+    return np.int64(x >> np.uint64(64 - log_size))
+
+
+@njit(cache=True, nogil=True)
+def _shuffle_options(A, k, width, perms_k, opts):
+    """opts[j, q, d] (d < k - 1) = the change of line d's sum when column j of ``A`` (k × width) is
+    permuted by perms_k[q] (the last line's change follows: a column's changes add up to 0)."""
+    for j in range(width):
+        for q in range(perms_k.shape[0]):
+            for d in range(k - 1):
+                opts[j, q, d] = A[perms_k[q, d], j] - A[d, j]
+
+
+@njit(cache=True, nogil=True)
+def _pack_delta(sums, k, shift):
+    """The k - 1 sums of a choice as one key (``shift`` bits each, offset to be non-negative)."""
+    key = np.int64(0)
+    half = np.int64(1) << (shift - 1)
+    for d in range(k - 1):
+        key = (key << shift) | (sums[d] + half)
+    return key
+
+
+@njit(cache=True, nogil=True)
+def shuffle_trade(A, k, width, top, perms_k, opts, sums, digits, hkeys, hcount, hstamp, stamp):
+    """Can the entries of ``A`` (k × width, distinct) be permuted within each column, not all
+    left alone, so that every line (row of ``A``) keeps its sum?  Then A is not the only table
+    with its margins (the column sums are kept too).  Called on a table for trades within its
+    columns and on its transpose for trades within its rows.
+
+    Meet in the middle over the columns: the line-sum changes of every choice of
+    permutations of the first width // 2 columns are counted in a hash table (``hkeys`` /
+    ``hcount``, slots stamped ``stamp`` so it is never cleared; size a power of two, at least
+    twice (k!)**(width // 2)), then each choice of the other columns looks up the opposite change,
+    stopping at the first match.  ``top``: the largest entry (the packed changes must not
+    overflow their fields).  ``opts`` int64[width, k!, k - 1], ``sums`` int64[2, k],
+    ``digits`` int64[width] scratch.
+    """
+    _shuffle_options(A, k, width, perms_k, opts)
+    nq = perms_k.shape[0]
+    h = width // 2
+    shift = 1
+    while (1 << (shift - 1)) <= width * top:   # |a change| < width·top: fits with its offset
+        shift += 1
+    hmask = hkeys.shape[0] - 1
+    log_size = 0
+    while (1 << log_size) < hkeys.shape[0]:
+        log_size += 1
+    for half in range(2):
+        j0 = 0 if half == 0 else h
+        j1 = h if half == 0 else width
+        for j in range(j0, j1):
+            digits[j] = 0
+        while True:
+            for d in range(k - 1):
+                s = 0
+                for j in range(j0, j1):
+                    s += opts[j, digits[j], d]
+                sums[0, d] = s if half == 0 else -s
+            key = _pack_delta(sums[0], k, shift)
+            slot = hash_slot(key, log_size)
+            while hstamp[slot] == stamp and hkeys[slot] != key:
+                slot = (slot + 1) & hmask
+            if half == 0:
+                if hstamp[slot] != stamp:
+                    hstamp[slot] = stamp
+                    hkeys[slot] = key
+                    hcount[slot] = 0
+                hcount[slot] += 1
+            elif hstamp[slot] == stamp:
+                c = hcount[slot]
+                identity = True
+                for j in range(j0, j1):
+                    if digits[j] != 0:
+                        identity = False
+                        break
+                if identity:
+                    c -= 1   # both halves left alone: not a trade
+                if c > 0:
+                    return True
+            # next choice (odometer over the half's columns)
+            j = j0
+            while j < j1:
+                digits[j] += 1
+                if digits[j] < nq:
+                    break
+                digits[j] = 0
+                j += 1
+            if j == j1:
+                break
+    return False

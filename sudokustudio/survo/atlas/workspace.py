@@ -9,13 +9,14 @@ arrays, which numba passes as one argument each: no jitclass to compile).
 from __future__ import annotations
 
 from collections import namedtuple
+from math import factorial
 
 import numpy as np
 
 from sudokustudio.survo.atlas.plan import cell_pair_masks, pairing_tables, subset_pair_masks, subset_tables
 from sudokustudio.survo.atlas.trades import reach_words
 
-Plan = namedtuple("Plan", "masks start perms inverse compose_t fact row_orders bits cell_masks subset_masks")
+Plan = namedtuple("Plan", "masks start perms inverse compose_t fact row_orders bits cell_masks subset_masks rank_bits")
 Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask last_pair_mask "
                           "reach pick rank_prefix subset_sums sum_head sum_next bad chosen used pos")
 Grid = namedtuple("Grid", "T cand composed cursor colsub forbid diff_start diff_pairs placed_k colbase x_last "
@@ -36,7 +37,12 @@ def make_plan(m: int, n: int) -> Plan:
     masks, start = subset_tables(m, n)
     perms, inverse, compose_t, fact, row_orders = pairing_tables(m, n)
     return Plan(masks, start, perms, inverse, compose_t, fact, row_orders, key_bits(m, n), cell_pair_masks(n),
-                subset_pair_masks(n))
+                subset_pair_masks(n), rank_bits(n))
+
+
+def rank_bits(n: int) -> int:
+    """Bits per arrangement rank (< n!) in a leaf code (``arrange.arrange_rows_fast``)."""
+    return max(1, (factorial(n) - 1).bit_length())
 
 
 def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
