@@ -74,7 +74,10 @@ class AtlasView(QWidget):
         outer.addWidget(self.prediction)
         self.status = QLabel("Choose a size and press Run.")
         self.status.setWordWrap(True)
-        outer.addWidget(self.status)
+        status_row = QHBoxLayout()   # the progress bar beside the status: the button bar stays narrow
+        status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.progress)
+        outer.addLayout(status_row)
 
         split = QSplitter(Qt.Vertical)
         outer.addWidget(split, 1)
@@ -182,7 +185,8 @@ class AtlasView(QWidget):
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m partitions")
         self.progress.setToolTip("Batches done (of row-sum vectors; of column-sum prefixes for two rows)")
-        bar.addWidget(self.progress, 1)
+        self.progress.setFixedWidth(260)
+        bar.addStretch(1)
         return bar
 
     def _size_tables_box(self) -> QGroupBox:
