@@ -346,6 +346,9 @@ class AtlasView(QWidget):
         self.model.set_result(result)
         if not running:
             self.table.resizeColumnsToContents()
+            # the "#" column is fitted to the first rows only: make room for the largest number a sort brings up
+            wide = self.table.fontMetrics().horizontalAdvance(f"{max(result.count, 1)}0")
+            self.table.setColumnWidth(0, max(self.table.columnWidth(0), wide))
         self._draw_histograms(result)
         self._show_seed_tables(result if (result.m, result.n) == (4, 4) else None, complete)
         self._show_size_tables(result)
