@@ -212,32 +212,34 @@ def _single_positions(keys, key_buf, nkeys):
 
 
 @njit(cache=True, nogil=True)
-def _triple_trade(T, m, n, sub, opts, sums, digits, hkeys, hcount, hstamp, stamp):
-    """Does the table T have a trade confined to three of its rows, entries moving within
-    their columns, or to three of its columns, entries moving within their rows
-    (``trades.shuffle_trade`` on each triple)?  The search tests these only for its first
-    three rows.  Uses stamps stamp .. stamp + C(m, 3) + C(n, 3) - 1."""
-    for a in range(m):
-        for b in range(a + 1, m):
-            for c in range(b + 1, m):
-                for j in range(n):
+def _row_triple_trade(T, rows, cols, N, sub, opts, sums, digits, hkeys, hcount, hstamp, stamp):
+    """Does the rows x cols table T (or a transposed view) have a trade confined to three of
+    its rows, entries moving within their columns (``trades.shuffle_trade`` on each triple)?
+    Returns (found, the next unused stamp)."""
+    for a in range(rows):
+        for b in range(a + 1, rows):
+            for c in range(b + 1, rows):
+                for j in range(cols):
                     sub[0, j] = T[a, j]
                     sub[1, j] = T[b, j]
                     sub[2, j] = T[c, j]
-                if shuffle_trade(sub, 3, n, m * n, PERM3, opts, sums, digits, hkeys, hcount, hstamp, stamp):
-                    return True
+                if shuffle_trade(sub, 3, cols, N, PERM3, opts, sums, digits, hkeys, hcount, hstamp, stamp):
+                    return True, stamp
                 stamp += 1
-    for a in range(n):
-        for b in range(a + 1, n):
-            for c in range(b + 1, n):
-                for i in range(m):
-                    sub[0, i] = T[i, a]
-                    sub[1, i] = T[i, b]
-                    sub[2, i] = T[i, c]
-                if shuffle_trade(sub, 3, m, m * n, PERM3, opts, sums, digits, hkeys, hcount, hstamp, stamp):
-                    return True
-                stamp += 1
-    return False
+    return False, stamp
+
+
+@njit(cache=True, nogil=True)
+def _triple_trade(T, m, n, sub, opts, sums, digits, hkeys, hcount, hstamp, stamp):
+    """Does the table T have a trade confined to three of its rows, entries moving within
+    their columns, or to three of its columns, entries moving within their rows?  The
+    search tests these only for its first three rows.  Uses stamps stamp .. stamp +
+    C(m, 3) + C(n, 3) - 1."""
+    found, stamp = _row_triple_trade(T, m, n, m * n, sub, opts, sums, digits, hkeys, hcount, hstamp, stamp)
+    if found:
+        return True
+    found, stamp = _row_triple_trade(T.T, n, m, m * n, sub, opts, sums, digits, hkeys, hcount, hstamp, stamp)
+    return found
 
 
 @njit(cache=True, nogil=True)
