@@ -168,6 +168,7 @@ def leaf_table(code, parts, perms, m, n, rank_bits, T):
 def _single_positions(keys, key_buf, nkeys):
     """The keys met once in sorted ``keys`` and, for each, its position in the unsorted
     ``key_buf`` (where its leaf code sits in the leaf buffer): (singles, positions)."""
+    found = np.empty(nkeys, np.int64)
     count = 0
     a = 0
     while a < nkeys:
@@ -175,19 +176,10 @@ def _single_positions(keys, key_buf, nkeys):
         while b < nkeys and keys[b] == keys[a]:
             b += 1
         if b == a + 1:
+            found[count] = keys[a]
             count += 1
         a = b
-    singles = np.empty(count, np.int64)
-    count = 0
-    a = 0
-    while a < nkeys:
-        b = a + 1
-        while b < nkeys and keys[b] == keys[a]:
-            b += 1
-        if b == a + 1:
-            singles[count] = keys[a]
-            count += 1
-        a = b
+    singles = found[:count].copy()
     log_size = 1
     while (1 << log_size) < 2 * count:
         log_size += 1
