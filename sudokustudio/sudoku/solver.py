@@ -46,7 +46,7 @@ This is the project's one 9x9 solver core: counting (``count_solutions_kernel``)
 solving, random solutions and "a solution other than this grid"
 (``other_solution_kernel``, the uniqueness check of a clue set of a grid for the
 generators, the minimality oracle and the UA search).  The module is long
-(~670 lines) because the kernel's helpers are inlined into the search loops and
+(~700 lines) because the kernel's helpers are inlined into the search loops and
 stay beside them; the layout and tables are in solver_bits.py, the minirow rule
 in solver_triads.py; the Python API at the end is short.
 """

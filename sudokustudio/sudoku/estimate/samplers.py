@@ -46,7 +46,7 @@ _INV_BIG = 2.0 ** -512
 
 
 @njit(cache=True, nogil=True)
-def _add_weight(stats, w):
+def add_weight(stats, w):
     """stats += (1, w, w^2); stats[3] = max(stats[3], w)."""
     stats[0] += 1.0
     stats[1] += w
@@ -127,7 +127,7 @@ def ridder_batch_kernel(rng, r, c, n_samples, scale_e2, stats):
             if not ok:
                 break
         if ok:
-            _add_weight(stats, w * 2.0 ** (e2 - scale_e2))
+            add_weight(stats, w * 2.0 ** (e2 - scale_e2))
 
 
 @njit(cache=True, nogil=True)
@@ -175,7 +175,7 @@ def fc_batch_kernel(rng, peers, units, n_samples, scale_e2, stats):
     for _ in range(n_samples):
         w, e2 = _fc_sample(rng, peers, units, cand, done)
         if w > 0:
-            _add_weight(stats, w * 2.0 ** (e2 - scale_e2))
+            add_weight(stats, w * 2.0 ** (e2 - scale_e2))
 
 
 @njit(cache=True, nogil=True)
@@ -385,7 +385,7 @@ def rows_batch_kernel(rng, r, c, n_samples, scale_e2, stats):
     for _ in range(n_samples):
         w = _rows_sample(rng, r, c, ws, grid, _NO_GRID, g1, cnt1)
         if w > 0:
-            _add_weight(stats, w * 2.0 ** -scale_e2)
+            add_weight(stats, w * 2.0 ** -scale_e2)
 
 
 @njit(cache=True, nogil=True)

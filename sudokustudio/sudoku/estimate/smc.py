@@ -34,7 +34,7 @@ from numba import njit
 
 from sudokustudio.core.bits import popcount64
 from sudokustudio.core.rng import rand_below, rand_float
-from sudokustudio.sudoku.estimate.samplers import _add_weight
+from sudokustudio.sudoku.estimate.samplers import add_weight
 
 
 @njit(cache=True, nogil=True)
@@ -256,7 +256,7 @@ def smc_batch_kernel(rng, peers, units, order, n_runs, n_particles, ess_frac, sh
         lz = smc_log2_estimate(rng, peers, units, cell_units, order, n_particles, ess_frac, shrink, cand, cnt, w,
                                counts, probs, singles, hidden)
         if lz > -np.inf:      # a run whose particles all died is a zero estimate (the job counts runs)
-            _add_weight(stats, 2.0 ** (lz - scale_e2))
+            add_weight(stats, 2.0 ** (lz - scale_e2))
 
 
 def fill_order(r: int, c: int, kind: str = "rows") -> np.ndarray:

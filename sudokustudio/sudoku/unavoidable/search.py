@@ -139,10 +139,13 @@ def _sort_by_size(lo, hi, n, sizes, tmp_lo, tmp_hi, bucket):
         tmp_lo[bucket[s]] = lo[i]
         tmp_hi[bucket[s]] = hi[i]
         bucket[s] += 1
-    for i in range(n):
+    s = 0
+    for i in range(n):   # bucket[s] is now where size s ends
+        while i >= bucket[s]:
+            s += 1
         lo[i] = tmp_lo[i]
         hi[i] = tmp_hi[i]
-        sizes[i] = popcount64(lo[i]) + popcount64(hi[i])
+        sizes[i] = s
 
 
 @njit(cache=True, nogil=True)
