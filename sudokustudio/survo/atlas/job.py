@@ -66,9 +66,19 @@ class SurvoAtlasJob(BatchJob):
         """The batch each puzzle of ``result`` belongs to (int64[count]), from its margins."""
         units, bounds = self.plan()
         k = units.shape[1]
-        keys = result.col_sums()[:, :k] if self.two_rows else result.row_sums()
-        index = {tuple(v): i for i, v in enumerate(units.tolist())}
-        unit_of = np.array([index[tuple(v)] for v in keys.tolist()], np.int64)
+        keys = np.asarray(result.col_sums()[:, :k] if self.two_rows else result.row_sums(), np.int64)
+        # each margin vector as one integer (its entries as digits), looked up among the units' codes:
+        # vectorised, so a window reading a big atlas in a worker thread keeps the GIL for ms, not 1 s
+        base = int(max(units.max(initial=0), keys.max(initial=0))) + 1
+        if base ** k >= 2 ** 62:
+            raise ValueError(f"{self.m}x{self.n}: margin vectors too long to encode")
+        weights = base ** np.arange(k, dtype=np.int64)
+        unit_codes, codes = units.astype(np.int64) @ weights, keys @ weights
+        order = np.argsort(unit_codes, kind="stable")
+        at = np.minimum(np.searchsorted(unit_codes[order], codes), len(order) - 1)
+        unit_of = order[at]
+        if not np.array_equal(unit_codes[unit_of], codes):
+            raise ValueError(f"{self.m}x{self.n}: a puzzle's margins are not among this size's row-sum vectors")
         return np.searchsorted(bounds, unit_of, side="right") - 1
 
     def merge(self, a: AtlasResult, b: AtlasResult) -> AtlasResult:
