@@ -305,12 +305,31 @@ def _seen_slot(seen_lo, seen_hi, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def _holds_one(sets_lo, sets_hi, n, lo, hi):
-    """Does the cell set (lo, hi) contain one of the sets ``sets_lo/hi[:n]``?"""
-    for i in range(n):
-        if (sets_lo[i] & ~lo) == ZERO and (sets_hi[i] & ~hi) == ZERO:
-            return True
-    return False
+def _alone_in_a_ua(o, lo, hi):
+    """The clues of the set (lo, hi) alone in one of the oracle's cached UAs: needed."""
+    ua_lo, ua_hi, ua_n = o[3], o[4], o[5]
+    need_lo = ZERO
+    need_hi = ZERO
+    for i in range(ua_n[0]):
+        a = ua_lo[i] & lo
+        b = ua_hi[i] & hi
+        if b == ZERO and (a & (a - np.uint64(1))) == ZERO:
+            need_lo |= a
+        elif a == ZERO and (b & (b - np.uint64(1))) == ZERO:
+            need_hi |= b
+    return need_lo, need_hi
+
+
+@njit(cache=True, nogil=True)
+def _outside_a_minimal(min_lo, min_hi, n_min, lo, hi):
+    """The clues of the set (lo, hi) outside a minimal of ``min_lo/hi[:n_min]`` inside it."""
+    free_lo = ZERO
+    free_hi = ZERO
+    for i in range(n_min):
+        if (min_lo[i] & ~lo) == ZERO and (min_hi[i] & ~hi) == ZERO:
+            free_lo |= lo & ~min_lo[i]
+            free_hi |= hi & ~min_hi[i]
+    return free_lo, free_hi
 
 
 @njit(cache=True, nogil=True)
@@ -361,14 +380,13 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
     one (the DFS visits the sets in lexicographic order of their deletions),
     so the clue is redundant exactly when that set is among the visited ones
     (a hash table; ``all_clues_needed`` on those clues if it ever overflows).
-    A child that holds a minimal puzzle found before is unique without a
-    solver call either (a set is unique exactly when it holds a minimal one).
-    ``counts_by_c[c]`` is increased by the number of c-clue minimals found;
-    the first ``out.shape[0]`` are written to ``out``.  Returns the number
-    written.  It is long (~106 lines) because the DFS stack, the visited-set
-    table and the found minimals share their state in one loop, and the
-    uniqueness questions are asked inline (a helper asking them would compile
-    the solver again).
+    The solver is asked only about children not settled by one pass per node
+    over the cached UAs (a clue alone in one is needed) and one over the
+    minimals found (a clue outside one inside the set can go).
+    ``counts_by_c[c]`` += the number of c-clue minimals found; the first
+    ``out.shape[0]`` go to ``out``; returns how many.  It is long (~105 lines):
+    the DFS stack, the visited-set table and the found minimals share one loop,
+    and uniqueness is asked inline (a helper would compile the solver again).
     """
     grid = o[0]
     N = grid.shape[0]
@@ -406,13 +424,15 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
         later_lo = ZERO   # the clues after position p: tested here as children
         later_hi = ZERO
         seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
+        need_lo, need_hi = _alone_in_a_ua(o, lo, hi)
+        free_lo, free_hi = _outside_a_minimal(min_lo, min_hi, n_min, lo, hi)
         for j in range(p + 1, s):
             x = keep[j]
             later_lo, later_hi = add_cell(later_lo, later_hi, x)
+            if has_cell(need_lo, need_hi, x):
+                continue
             work[x] = 0
-            a, b = remove_cell(lo, hi, x)
-            if missed_ua(o, a, b) < 0 and (_holds_one(min_lo, min_hi, n_min, a, b)
-                                           or solver_says_unique(o, work, x)):
+            if has_cell(free_lo, free_hi, x) or solver_says_unique(o, work, x):
                 children[level, nc] = j
                 nc += 1
             work[x] = grid[x]
