@@ -260,6 +260,20 @@ def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_mi
     assert tot["all_grids"] == pytest.approx(tot["estimate"] * 288)
 
 
+def test_probes_follow_the_grid_weight_in_expectation():
+    """per_grid * w probes, rounded at random: the floor or one more, with mean per_grid * w
+    (the minimal estimators' unbiasedness rests on it)."""
+    from sudokustudio.sudoku.estimate.minimals import probes_for_weight
+
+    rng = seed_state(np.uint64(17))
+    for per_grid, w in ((16, 0.37), (16, 2.5), (8, 0.0), (4, 1.0)):
+        k = np.array([probes_for_weight(rng, per_grid, w) for _ in range(20000)])
+        x = per_grid * w
+        assert set(np.unique(k)) <= {math.floor(x), math.floor(x) + 1}
+        se = max(k.std(), 1e-12) / math.sqrt(k.size)
+        assert abs(k.mean() - x) < 4 * se + 1e-12, (per_grid, w, k.mean())
+
+
 def test_biased_grid_source_is_labelled_and_detectably_biased(exact_4x4_minimals):
     job = MinimalsJob("path", "2x2", grid_source="random", grids_per_batch=400)
     assert job.biased and job.describe(job.empty())["biased"]

@@ -23,7 +23,7 @@ from numba import njit
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.cellset import ZERO, add_cell, cell_set
-from sudokustudio.core.rng import rand_below, seed_state
+from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95, tail_diagnostics
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
@@ -77,15 +77,27 @@ def _masked(o, mask, work):
 
 
 @njit(cache=True, nogil=True)
+def probes_for_weight(rng, per_grid, w):
+    """floor(per_grid * w) plus one with probability its fraction: E = per_grid * w."""
+    x = per_grid * w
+    k = np.int64(x)
+    if rand_float(rng) < x - k:
+        k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
 def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi, per_grid, n_grids_samples,
                           weighted, inv_count, fac, s1, s2, vmax, tot, found, calls):
     """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
 
     method 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets (s, clues <= c_hi),
-    3 path.  Each grid gets ``per_grid`` probes whose counts are averaged; the
-    grid's weight (W / number of grids, or 1 for the biased source) multiplies
-    them.  ``found[c]`` counts minimals seen, ``calls[0]`` solver calls; the
-    caller multiplies s1 by the method's factor_c (and s2 by its square).
+    3 path.  A grid of weight w (W / number of grids, or 1 for the biased
+    source) gets per_grid * w probes, rounded at random (:func:`probes_for_weight`),
+    and its value is their summed count / per_grid: unbiased, E = w * (mean count
+    per probe), without the spread of w multiplying the variance.  ``found[c]``
+    counts minimals seen, ``calls[0]`` solver calls; the caller multiplies s1 by
+    the method's factor_c (and s2 by its square).
     ``vmax[c]`` keeps the largest per-grid value at c (tail diagnostics).  The
     total over c is summed per grid sample, t = sum_c fac[c] v_c (``fac``: the
     factors, 0 outside the clue range), so its error carries the covariance of
@@ -114,11 +126,18 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
             while rows_grid_g(rng, box_r, box_c, grid) == 0.0:
                 pass
             w = 1.0
+        # probes in proportion to the grid's weight, each worth 1/per_grid: the variance
+        # is nearly all between probes, so equal probes per grid would multiply it by
+        # E[w^2] = 1.61 (the row-wise sampler's spread); per_grid * w rounded at random
+        # keeps E[probes] = per_grid * w, so the mean count stays w * (count per probe)
+        k = probes_for_weight(rng, per_grid, w)
+        if k == 0:
+            continue
         o = new_oracle(grid, peers, units)
         cnt[:] = 0
         # the probes are written here, not in helpers: a helper asking the oracle
         # would compile the solver again (~1 CPU-s each)
-        for _p in range(per_grid):
+        for _p in range(k):
             if method == 0:    # singletons: one random c-clue set for each c
                 for c in range(c_lo, c_hi + 1):
                     _random_subset(rng, N, c, perm, mask)
@@ -153,7 +172,7 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
         for c in range(N + 1):
             if cnt[c]:
                 found[c] += cnt[c]
-                v = w * cnt[c] / per_grid
+                v = cnt[c] / per_grid
                 s1[c] += v
                 s2[c] += v * v
                 if v > vmax[c]:
@@ -263,10 +282,11 @@ class MinimalsJob(BatchJob):
             c_hi = N if c_hi is None else c_hi
         if not 0 <= c_lo <= c_hi <= N:
             raise ValueError(f"clue range {c_lo}..{c_hi}: must lie in 0..{N}")
-        # subsets: 8 probes per grid beat 16, 64 and 256 per CPU-second (the counts vary
-        # between grids, so new grids are worth their cost; benchmarks/estimators.py)
+        # subsets: with probes in proportion to the grid weight, 16 (or 32) probes per grid
+        # give 1.2-1.3x less RE^2 x CPU-s than 8 at c = 22..27 (60 CPU-s runs, s = 30): the
+        # variance is ~98% between probes of one grid, so the grid's ~60 us is worth sharing
         if per_grid is None:
-            per_grid = {"subsets": 8, "supersets": 4, "path": 8, "singletons": 8}[method]
+            per_grid = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
         if not 1 <= int(per_grid) <= 1_000_000:
             raise ValueError(f"probes per grid: 1..1000000, got {per_grid}")
         if grids_per_batch is None:
