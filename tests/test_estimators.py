@@ -260,6 +260,42 @@ def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_mi
     assert tot["all_grids"] == pytest.approx(tot["estimate"] * 288)
 
 
+@pytest.mark.parametrize("method, s, per_grid", [("subsets", [7, 9], [3, 2]), ("subsets", [6, 8, 10], [2, 3, 1]),
+                                                  ("supersets", [2, 4], [2, 3])])
+def test_4x4_mixtures_of_sizes_agree_with_exhaustive_count(method, s, per_grid, exact_4x4_minimals):
+    """Probes of several sizes in one run, every count weighed by the mixture's inclusion
+    probability (balance heuristic): unbiased per c and for the total."""
+    job = MinimalsJob(method, "2x2", s=s, per_grid=per_grid, grids_per_batch=200)
+    assert job.s == tuple(s) and job.spec["s"] == s and job.per_grid == sum(per_grid)
+    out = run_batches(job, 23, 10, workers=2)
+    per_c = job.per_c(out.total)
+    assert set(per_c) == {4, 5, 6}
+    for c, v in per_c.items():
+        z = (v["estimate"] - exact_4x4_minimals[c]) / v["se"]
+        assert abs(z) < 4, f"{s} c={c}: {v['estimate']:.4g} vs {exact_4x4_minimals[c]:.4g} ({z:+.2f} SE)"
+    tot = job.total(out.total)
+    assert abs(tot["estimate"] - sum(exact_4x4_minimals[c] for c in (4, 5, 6))) < 4 * tot["se"]
+
+
+def test_mixture_factor_is_the_balance_heuristic():
+    from sudokustudio.sudoku.estimate.minimals import method_factor, mixture_factor
+
+    for c in (22, 25, 29):
+        one = method_factor("subsets", 81, c, 30)
+        assert mixture_factor("subsets", 81, c, [30], [16]) == pytest.approx(one)
+        mix = mixture_factor("subsets", 81, c, [29, 31], [48, 4])
+        seen = 48 / 52 / method_factor("subsets", 81, c, 29) + 4 / 52 / method_factor("subsets", 81, c, 31)
+        assert mix == pytest.approx(1 / seen)
+    # a size that cannot hold c contributes nothing; no size that can: factor 0 (never seen)
+    only_31 = 2 * method_factor("subsets", 81, 30, 31)
+    assert mixture_factor("subsets", 81, 30, [29, 31], [1, 1]) == pytest.approx(only_31)
+    assert mixture_factor("subsets", 81, 32, [29, 31], [1, 1]) == 0.0
+    with pytest.raises(ValueError, match="one per subset size"):
+        MinimalsJob("subsets", s=[29, 31], per_grid=[1, 2, 3])
+    with pytest.raises(ValueError, match="different sizes"):
+        MinimalsJob("subsets", s=[29, 29])
+
+
 def test_probes_follow_the_grid_weight_in_expectation():
     """per_grid * w probes, rounded at random: the floor or one more, with mean per_grid * w
     (the minimal estimators' unbiasedness rests on it)."""

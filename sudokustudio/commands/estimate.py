@@ -52,14 +52,16 @@ def register(sub) -> None:
     m.add_argument("--c", type=limits.whole(0, 81), default=None,
                    help="singletons: the clue count (default 25); supersets: the largest clue count "
                         "enumerated (default s+4)")
-    m.add_argument("--s", type=limits.whole(1, 81), default=None,
-                   help="subsets: size of the random clue set (default 30); supersets: size of the "
-                        "random base set (default 24)")
+    m.add_argument("--s", type=limits.whole_list(1, 81), default=None,
+                   help="subsets: size of the random clue set (default 30), or sizes separated by "
+                        "commas for a mixture (e.g. 29,31 --per-grid 48,4: every count weighed by the "
+                        "mixture's odds of seeing it); supersets: size of the random base set (default 24)")
     m.add_argument("--grid-source", default="weighted", choices=["weighted", "random"],
                    help="weighted: sequential sampler with weights (unbiased, default); "
                         "random: randomized-solver grids (biased, for comparison)")
-    m.add_argument("--per-grid", type=limits.whole(1, 1_000_000), default=None,
-                   help="probes per sampled grid, 1..1000000")
+    m.add_argument("--per-grid", type=limits.whole_list(1, 1_000_000), default=None,
+                   help="probes per sampled grid of weight 1, 1..1000000; for a mixture one number per "
+                        "size, separated by commas (default 16 each)")
     m.add_argument("--box", default="3x3", help="box shape: 3x3 (default) or 2x2 (4x4 Sudoku, exhaustively checkable)")
     _common(m)
     m.set_defaults(func=run_minimals)

@@ -119,6 +119,15 @@ def whole(lo: int | None = None, hi: int | None = None):
     return _argtype(lambda t: check_whole(t, "value", lo, hi), "whole number")
 
 
+def whole_list(lo: int | None = None, hi: int | None = None):
+    """argparse ``type=``: one whole number in lo..hi, or several separated by commas (a list)."""
+    def check(text):
+        parts = str(text).split(",")
+        values = [check_whole(t.strip(), "value", lo, hi) for t in parts]
+        return values if len(values) > 1 else values[0]
+    return _argtype(check, "whole number(s)")
+
+
 def number(lo: float | None = None, hi: float | None = None, lo_open: bool = False):
     """argparse ``type=``: a finite number in [lo, hi] (lo excluded with ``lo_open``)."""
     return _argtype(lambda t: check_number(t, "value", lo, hi, lo_open=lo_open), "number")

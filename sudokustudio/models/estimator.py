@@ -62,7 +62,7 @@ def job_label(job, run_id: int | None = None) -> str:
     rid = f"#{run_id} " if run_id is not None else ""
     if isinstance(job, E.GridCountJob):
         return f"{rid}{job.box} {job.method}"
-    extra = f" s={job.s}" if job.method in ("subsets", "supersets") else ""
+    extra = f" s={','.join(map(str, job.s_mix))}" if job.method in ("subsets", "supersets") else ""
     return f"{rid}{job.method}{extra}{' (biased)' if job.biased else ''}"
 
 
@@ -72,7 +72,8 @@ def spec_label(kind: str, spec: dict) -> str:
         return f"{spec.get('box')} {spec.get('method')}"
     text = str(spec.get("method"))
     if spec.get("method") in ("subsets", "supersets"):
-        text += f" s={spec.get('s')}"
+        s = spec.get("s")
+        text += f" s={','.join(map(str, s)) if isinstance(s, list) else s}"
     return text + (" BIASED" if spec.get("grid_source") == "random" else "")
 
 

@@ -87,15 +87,18 @@ def probes_for_weight(rng, per_grid, w):
 
 
 @njit(cache=True, nogil=True)
-def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi, per_grid, n_grids_samples,
-                          weighted, inv_count, fac, s1, s2, vmax, tot, found, calls):
+def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, c_hi, per_grid_mix,
+                          n_grids_samples, weighted, inv_count, fac, s1, s2, vmax, tot, found, calls):
     """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
 
     method 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets (s, clues <= c_hi),
-    3 path.  A grid of weight w (W / number of grids, or 1 for the biased
-    source) gets per_grid * w probes, rounded at random (:func:`probes_for_weight`),
-    and its value is their summed count / per_grid: unbiased, E = w * (mean count
-    per probe), without the spread of w multiplying the variance.  ``found[c]``
+    3 path.  ``s_mix`` / ``per_grid_mix`` (int64 arrays, one entry unless a
+    mixture): probes of size s_mix[i], per_grid_mix[i] of them per grid on
+    average.  A grid of weight w (W / number of grids, or 1 for the biased
+    source) gets per_grid_mix[i] * w probes of each size, rounded at random
+    (:func:`probes_for_weight`), and its value is their summed count / per_grid
+    (per_grid = the sum of the mix): unbiased, E = w * (mean count per probe of
+    the mixture), without the spread of w multiplying the variance.  ``found[c]``
     counts minimals seen, ``calls[0]`` solver calls; the caller multiplies s1 by
     the method's factor_c (and s2 by its square).
     ``vmax[c]`` keeps the largest per-grid value at c (tail diagnostics).  The
@@ -111,6 +114,8 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
     cnt = np.zeros(N + 1, dtype=np.int64)
     out = np.zeros((0, N), dtype=np.uint8)
     empty = np.zeros(N, dtype=np.uint8)
+    k_mix = np.zeros(s_mix.shape[0], dtype=np.int64)
+    per_grid = per_grid_mix.sum()
     for _ in range(n_grids_samples):
         # the grid and its weight relative to uniform: the row-wise sampler's W = 1/q
         # (0.0 on a dead end: a sample of value 0); or, biased, the randomized
@@ -130,14 +135,24 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
         # is nearly all between probes, so equal probes per grid would multiply it by
         # E[w^2] = 1.61 (the row-wise sampler's spread); per_grid * w rounded at random
         # keeps E[probes] = per_grid * w, so the mean count stays w * (count per probe)
-        k = probes_for_weight(rng, per_grid, w)
-        if k == 0:
+        k_total = 0
+        for i in range(s_mix.shape[0]):
+            k_mix[i] = probes_for_weight(rng, per_grid_mix[i], w)
+            k_total += k_mix[i]
+        if k_total == 0:
             continue
         o = new_oracle(grid, peers, units)
         cnt[:] = 0
         # the probes are written here, not in helpers: a helper asking the oracle
         # would compile the solver again (~1 CPU-s each)
-        for _p in range(k):
+        for _p in range(k_total):
+            # the mixture's probes in order: k_mix[0] of size s_mix[0], then the next
+            i = 0
+            q = _p
+            while q >= k_mix[i]:
+                q -= k_mix[i]
+                i += 1
+            s = s_mix[i]
             if method == 0:    # singletons: one random c-clue set for each c
                 for c in range(c_lo, c_hi + 1):
                     _random_subset(rng, N, c, perm, mask)
@@ -168,20 +183,26 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s, c_lo, c_hi
                 if all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
                     cnt[N - good] += 1
         calls[0] += o[7][0]
-        t = 0.0
-        for c in range(N + 1):
-            if cnt[c]:
-                found[c] += cnt[c]
-                v = cnt[c] / per_grid
-                s1[c] += v
-                s2[c] += v * v
-                if v > vmax[c]:
-                    vmax[c] = v
-                t += fac[c] * v
-        tot[0] += t
-        tot[1] += t * t
-        if t > tot[2]:
-            tot[2] = t
+        _add_grid_sample(cnt, per_grid, fac, found, s1, s2, vmax, tot)
+
+
+@njit(cache=True, nogil=True)
+def _add_grid_sample(cnt, per_grid, fac, found, s1, s2, vmax, tot):
+    """Add one grid's counts (``cnt[c]`` over its probes) to the per-c and total sums."""
+    t = 0.0
+    for c in range(cnt.shape[0]):
+        if cnt[c]:
+            found[c] += cnt[c]
+            v = cnt[c] / per_grid
+            s1[c] += v
+            s2[c] += v * v
+            if v > vmax[c]:
+                vmax[c] = v
+            t += fac[c] * v
+    tot[0] += t
+    tot[1] += t * t
+    if t > tot[2]:
+        tot[2] = t
 
 
 MINIMAL_METHODS = ["singletons", "subsets", "supersets", "path"]
@@ -244,6 +265,22 @@ def method_factor(method: str, N: int, c: int, s: int) -> float:
     raise ValueError(method)
 
 
+def mixture_factor(method: str, N: int, c: int, s_mix, per_grid_mix) -> float:
+    """1 / Pr(a given c-clue minimal is seen by one probe of the mixture): probes of size
+    s_mix[i] in the shares per_grid_mix[i] / sum (the balance heuristic of multiple
+    importance sampling: every probe's count weighs the same, whichever size found it)."""
+    total = sum(per_grid_mix)
+    seen = 0.0
+    for s, k in zip(s_mix, per_grid_mix):
+        f = method_factor(method, N, c, s)
+        seen += k / total / f if f > 0 else 0.0
+    return 1.0 / seen if seen > 0 else 0.0
+
+
+def _as_list(x) -> list[int]:
+    return [int(v) for v in x] if isinstance(x, (list, tuple)) else [int(x)]
+
+
 class MinimalsJob(BatchJob):
     """Estimate the number of c-clue minimal puzzles per grid, all c at once."""
 
@@ -264,11 +301,23 @@ class MinimalsJob(BatchJob):
             raise ValueError("grid source: 'weighted' (unbiased) or 'random' (biased)")
         if s is None:
             if N == 81:
+                # s = 30 with 16 probes per grid has the best worst case over c = 22..27 of the
+                # sizes and mixtures measured (2026-11-26, 75 CPU-s each; RE^2 x CPU-s): 29 with
+                # 48 probes is 1.2-1.9x better for c = 22..26 but 1.4x worse at 27, and mixtures
+                # such as 29+31 (48+4 probes) lose at every c (a 31-probe's lumpy counts weigh
+                # as much as a 29-probe's)
                 s = {"subsets": 30, "supersets": 24}.get(method, 0)
             else:  # 4x4: minimals have 4..6 clues
                 s = {"subsets": 8, "supersets": 3}.get(method, 0)
-        if method in ("subsets", "supersets") and not 1 <= s <= N:
-            raise ValueError(f"--s {s}: must be between 1 and {N}")
+        s_mix = _as_list(s)
+        if method not in ("subsets", "supersets"):
+            s_mix = s_mix[:1]
+        if not s_mix or len(s_mix) > 8 or len(set(s_mix)) != len(s_mix):
+            raise ValueError(f"--s {s}: one size or a mixture of up to 8 different sizes")
+        for one in s_mix:
+            if method in ("subsets", "supersets") and not 1 <= one <= N:
+                raise ValueError(f"--s {one}: must be between 1 and {N}")
+        s = min(s_mix)
         if method == "singletons":
             c_lo = (25 if N == 81 else 5) if c_lo is None else c_lo
             c_hi = c_lo if c_hi is None else c_hi
@@ -287,17 +336,29 @@ class MinimalsJob(BatchJob):
         # variance is ~98% between probes of one grid, so the grid's ~60 us is worth sharing
         if per_grid is None:
             per_grid = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
-        if not 1 <= int(per_grid) <= 1_000_000:
-            raise ValueError(f"probes per grid: 1..1000000, got {per_grid}")
+        per_grid_mix = _as_list(per_grid)
+        if len(per_grid_mix) == 1:
+            per_grid_mix *= len(s_mix)
+        if len(per_grid_mix) != len(s_mix):
+            raise ValueError(f"probes per grid {per_grid}: one number, or one per subset size ({len(s_mix)})")
+        for one in per_grid_mix:
+            if not 1 <= one <= 1_000_000:
+                raise ValueError(f"probes per grid: 1..1000000, got {one}")
         if grids_per_batch is None:
             grids_per_batch = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
             if N < 81:
                 grids_per_batch *= 50
-        super().__init__(method=method, box=box, s=int(s), c_lo=int(c_lo), c_hi=int(c_hi),
-                         grid_source=grid_source, per_grid=int(per_grid),
+        # one size is stored as a number (the runs stored before mixtures), several as lists
+        mixed = len(s_mix) > 1
+        super().__init__(method=method, box=box, s=s_mix if mixed else s_mix[0], c_lo=int(c_lo), c_hi=int(c_hi),
+                         grid_source=grid_source, per_grid=per_grid_mix if mixed else per_grid_mix[0],
                          grids_per_batch=int(grids_per_batch))
-        self.method, self.box, self.s, self.c_lo, self.c_hi = method, box, int(s), int(c_lo), int(c_hi)
-        self.grid_source, self.per_grid, self.grids_per_batch = grid_source, int(per_grid), int(grids_per_batch)
+        self.method, self.box, self.c_lo, self.c_hi = method, box, int(c_lo), int(c_hi)
+        self.s_mix, self.per_grid_mix = tuple(s_mix), tuple(per_grid_mix)
+        #: the subset size, or the sizes of a mixture (a tuple)
+        self.s = self.s_mix if mixed else s_mix[0]
+        self.grid_source, self.grids_per_batch = grid_source, int(grids_per_batch)
+        self.per_grid = sum(per_grid_mix)   # probes per grid of weight 1, all sizes
         self.N = N
 
     @property
@@ -316,8 +377,8 @@ class MinimalsJob(BatchJob):
         found = np.zeros(N + 1, dtype=np.int64)
         calls = np.zeros(1, dtype=np.int64)
         t0 = time.perf_counter()
-        minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], self.s,
-                              self.c_lo, self.c_hi, self.per_grid, self.grids_per_batch,
+        minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], np.array(self.s_mix, np.int64),
+                              self.c_lo, self.c_hi, np.array(self.per_grid_mix, np.int64), self.grids_per_batch,
                               not self.biased, 1.0 / grid_reference(self.box)[0], self.factors(), s1, s2, vmax,
                               tot, found, calls)
         k = self.grids_per_batch
@@ -328,8 +389,12 @@ class MinimalsJob(BatchJob):
         """factor_c for c in the job's clue range (0 elsewhere): the weights of the total."""
         f = np.zeros(self.N + 1)
         for c in range(self.c_lo, self.c_hi + 1):
-            f[c] = method_factor(self.method, self.N, c, self.s)
+            f[c] = self.factor(c)
         return f
+
+    def factor(self, c: int) -> float:
+        """1 / Pr(a given c-clue minimal is seen by one probe of this job)."""
+        return mixture_factor(self.method, self.N, c, self.s_mix, self.per_grid_mix)
 
     def merge(self, a: MinimalStats, b: MinimalStats) -> MinimalStats:
         return a + b
@@ -349,7 +414,7 @@ class MinimalsJob(BatchJob):
         for c in range(total.s1.size):
             if total.found[c] == 0 or not (self.c_lo <= c <= self.c_hi):
                 continue
-            f = method_factor(self.method, self.N, c, self.s)
+            f = self.factor(c)
             mean = total.s1[c] / n
             var = max(total.s2[c] / n - mean * mean, 0.0) * n / max(n - 1, 1)
             est = float(f * mean)
