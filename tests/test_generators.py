@@ -121,7 +121,7 @@ def test_weighted_subsets_outputs_are_minimal_and_weighted():
     _assert_minimal(a.puzzles)
     s = job.spec["s"]
     w = inclusion_weights(s)
-    assert np.allclose(a.weights, w[a.clues])
+    assert np.allclose(a.weights, w[a.clues] / job.spec["per_grid"])   # pool grids weigh 1
     assert math.isclose(w[s], math.comb(81, s))
     assert math.isclose(w[s - 1], math.comb(81, s) / math.comb(82 - s, 1))
     assert w[s + 1] == 0
@@ -223,7 +223,8 @@ def test_weighted_subsets_with_sequential_grids():
     assert np.array_equal(a.puzzles, _run(job, 5, 2).puzzles)
     if a.count:
         _assert_minimal(a.puzzles)
-        grid_w = a.weights / inclusion_weights(job.spec["s"])[a.clues]
-        assert np.all(grid_w > 0)          # each puzzle carries its grid's weight 1/(q * number of grids)
+        # the grid's weight 1/(q * number of grids) is in how many subsets it got: a puzzle
+        # weighs 1/Pr(inside a subset) / (subsets per grid of weight 1)
+        assert np.allclose(a.weights, inclusion_weights(job.spec["s"])[a.clues] / job.spec["per_grid"])
     with pytest.raises(ValueError, match="grid source"):
         WeightedSubsetsJob(grid_source="solver")

@@ -31,6 +31,7 @@ from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
 from sudokustudio.sudoku.difficulty import METRICS, puzzle_difficulty
 from sudokustudio.sudoku.estimate.grids import GRID_COUNTS
+from sudokustudio.sudoku.estimate.minimals import probes_for_weight
 from sudokustudio.sudoku.estimate.samplers import sequential_grid_kernel
 from sudokustudio.sudoku.generate.bands import check_bands, filter_result
 from sudokustudio.sudoku.generate.results import GenResult, describe_result, merge_results
@@ -46,6 +47,8 @@ N_GRIDS = float(GRID_COUNTS["3x3"])
 #: 27..29-clue classes are seen often enough (26.60 +- 0.07 after 40,000 draws, real
 #: 26.58) for ~10x the cost per draw; above 33 the subset enumeration explodes.
 DEFAULT_SUBSET_SIZE = 32
+#: subsets per grid of weight 1 (measured on 9x9, s = 32: see the README's Generators section)
+DEFAULT_PER_GRID = 4
 WEIGHTED_SOURCES = {
     "pool": "random isomorphs of a pool of solver grids (grid weight 1; biased: a finite pool)",
     "sequential": "the estimator's sequential grid sampler with weight 1/q(grid): unbiased over all grids",
@@ -61,10 +64,14 @@ def inclusion_weights(s: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def subsets_kernel(rng, pool, peers, units, s, n_samples, max_per_sample, inv_pr, out, out_w, counts, whist, sums,
+def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out, out_w, counts, whist, sums,
                    sequential):
-    """``n_samples`` subset samples on pool grids (or, with ``sequential``, on
-    weighted sequential grids).  Writes found puzzles (as random isomorphs)
+    """``n_samples`` grid samples from the pool (or, with ``sequential``, weighted
+    sequential grids), each with per_grid * (grid weight) subsets on average
+    (rounded at random; ``estimate.minimals.probes_for_weight``), a found
+    c-clue minimal weighing inv_pr[c] / per_grid: the grid's weight is in how
+    many subsets it gets, not in a factor that would multiply the variance by
+    E[w^2] (1.6 for these grids).  Writes found puzzles (as random isomorphs)
     and their weights to out/out_w (up to its size), adds every minimal found
     to ``counts`` (int64[82]) and per-sample ratio sums [n, Sa, Sb, Saa, Sbb,
     Sab, Sq] (q = sum c^2 w) to ``sums``.  Returns the number written.
@@ -72,7 +79,7 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, max_per_sample, inv_pr
     grid = np.zeros(81, dtype=np.uint8)
     order = np.arange(81, dtype=np.int64)
     mask = np.zeros(81, dtype=np.uint8)
-    buf = np.zeros((max_per_sample, 81), dtype=np.uint8)
+    buf = np.zeros((out.shape[0], 81), dtype=np.uint8)
     local = np.zeros(82, dtype=np.int64)
     written = 0
     for _ in range(n_samples):
@@ -83,25 +90,37 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, max_per_sample, inv_pr
                 sums[0] += 1
                 continue
         else:
-            k = rand_below(rng, pool.shape[0])
-            grid[:] = pool[k]
-        shuffle_inplace(rng, order)
-        mask[:] = 0
-        for j in range(s):
-            mask[order[j]] = 1
-        local[:] = 0
-        n = minimals_in_subset(new_oracle(grid, peers, units), mask, buf, local)
+            grid[:] = pool[rand_below(rng, pool.shape[0])]
         a = 0.0
         b = 0.0
         q = 0.0
-        for c in range(82):
-            if local[c]:
-                counts[c] += local[c]
-                w = local[c] * inv_pr[c] * grid_w
-                whist[c] += w
-                a += c * w
-                b += w
-                q += c * c * w
+        k = probes_for_weight(rng, per_grid, grid_w)
+        o = new_oracle(grid, peers, units)
+        for _p in range(k):
+            shuffle_inplace(rng, order)
+            mask[:] = 0
+            for j in range(s):
+                mask[order[j]] = 1
+            local[:] = 0
+            n = minimals_in_subset(o, mask, buf, local)
+            for c in range(82):
+                if local[c]:
+                    counts[c] += local[c]
+                    w = local[c] * inv_pr[c] / per_grid
+                    whist[c] += w
+                    a += c * w
+                    b += w
+                    q += c * c * w
+            for i in range(n):
+                if written >= out.shape[0]:
+                    break
+                random_isomorph_kernel(buf[i], rng, out[written])
+                cl = 0
+                for cell in range(81):
+                    if buf[i, cell]:
+                        cl += 1
+                out_w[written] = inv_pr[cl] / per_grid
+                written += 1
         sums[0] += 1
         sums[1] += a
         sums[2] += b
@@ -109,24 +128,15 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, max_per_sample, inv_pr
         sums[4] += b * b
         sums[5] += a * b
         sums[6] += q
-        for i in range(n):
-            if written >= out.shape[0]:
-                break
-            random_isomorph_kernel(buf[i], rng, out[written])
-            cl = 0
-            for cell in range(81):
-                if buf[i, cell]:
-                    cl += 1
-            out_w[written] = inv_pr[cl] * grid_w
-            written += 1
     return written
 
 
 class WeightedSubsetsJob(BatchJob):
     """Weighted-subsets sampler as a batch job.
 
-    Spec: s (subset size, default DEFAULT_SUBSET_SIZE), per_batch (subset samples per batch),
-    pool_size, pool_seed, max_per_sample (puzzles kept per subset; all are counted).
+    Spec: s (subset size, default DEFAULT_SUBSET_SIZE), per_batch (grid samples per batch),
+    per_grid (subsets per grid of weight 1), pool_size, pool_seed, max_per_sample (puzzles
+    kept per grid sample; all are counted).
     """
 
     kind = "generate-weighted"
@@ -135,11 +145,11 @@ class WeightedSubsetsJob(BatchJob):
 
     def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int = 400, pool_size: int = 256,
                  pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True,
-                 grid_source: str = "pool", difficulty=None, bands=None):
+                 grid_source: str = "pool", difficulty=None, bands=None, per_grid: int = DEFAULT_PER_GRID):
         if not 17 <= s <= 40:
             raise ValueError("subset size s must be in 17..40")
-        if per_batch < 1 or pool_size < 1 or max_per_sample < 1:
-            raise ValueError("per_batch, pool_size and max_per_sample must be at least 1")
+        if per_batch < 1 or pool_size < 1 or max_per_sample < 1 or per_grid < 1:
+            raise ValueError("per_batch, pool_size, max_per_sample and per_grid must be at least 1")
         if grid_source not in WEIGHTED_SOURCES:
             raise ValueError(f"unknown grid source {grid_source!r} for the weighted sampler "
                              f"({', '.join(WEIGHTED_SOURCES)})")
@@ -149,7 +159,7 @@ class WeightedSubsetsJob(BatchJob):
             raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
         super().__init__(s=int(s), per_batch=int(per_batch), pool_size=int(pool_size), pool_seed=int(pool_seed),
                          max_per_sample=int(max_per_sample), verify=bool(verify), grid_source=grid_source,
-                         difficulty=difficulty, bands=check_bands(bands))
+                         difficulty=difficulty, bands=check_bands(bands), per_grid=int(per_grid))
 
     method = "weighted-subsets"
 
@@ -168,7 +178,7 @@ class WeightedSubsetsJob(BatchJob):
         buf_w = np.zeros(sp["max_per_sample"])
         parts, wparts = [], []
         for _ in range(sp["per_batch"]):
-            k = subsets_kernel(rng, pool, peers, units, sp["s"], 1, sp["max_per_sample"], inv_pr, buf, buf_w,
+            k = subsets_kernel(rng, pool, peers, units, sp["s"], 1, sp.get("per_grid", 1), inv_pr, buf, buf_w,
                                counts, whist, sums, sp["grid_source"] == "sequential")
             if k:
                 parts.append(buf[:k].copy())
