@@ -246,17 +246,22 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
 def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_minimals):
     kw = {"singletons": dict(c_lo=4, c_hi=6)}.get(method, {})
     job = MinimalsJob(method, "2x2", grids_per_batch=200, per_grid=4, **kw)
-    out = run_batches(job, 21, 10, workers=2)
+    _assert_agrees_with_4x4_counts(job, 21, exact_4x4_minimals)
+
+
+def _assert_agrees_with_4x4_counts(job, seed, exact_4x4_minimals):
+    """Run ``job`` for 10 batches: every c within 4 SE of the exhaustive count, and the total
+    (one estimate, summed per grid sample) within 4 SE of the exact total."""
+    out = run_batches(job, seed, 10, workers=2)
     per_c = job.per_c(out.total)
     assert set(per_c) == {4, 5, 6}
     for c, v in per_c.items():
         z = (v["estimate"] - exact_4x4_minimals[c]) / v["se"]
-        assert abs(z) < 4, f"{method} c={c}: {v['estimate']:.4g} vs {exact_4x4_minimals[c]:.4g} ({z:+.2f} SE)"
-    # the total over c: one estimate, summed per grid sample, unbiased against the exact total
+        assert abs(z) < 4, f"{job.spec} c={c}: {v['estimate']:.4g} vs {exact_4x4_minimals[c]:.4g} ({z:+.2f} SE)"
     tot = job.total(out.total)
     exact = sum(exact_4x4_minimals[c] for c in (4, 5, 6))
     assert tot["estimate"] == pytest.approx(sum(v["estimate"] for v in per_c.values()), rel=1e-12)
-    assert abs(tot["estimate"] - exact) < 4 * tot["se"], (method, tot, exact)
+    assert abs(tot["estimate"] - exact) < 4 * tot["se"], (job.spec, tot, exact)
     assert tot["all_grids"] == pytest.approx(tot["estimate"] * 288)
 
 
@@ -267,14 +272,7 @@ def test_4x4_mixtures_of_sizes_agree_with_exhaustive_count(method, s, per_grid, 
     probability (balance heuristic): unbiased per c and for the total."""
     job = MinimalsJob(method, "2x2", s=s, per_grid=per_grid, grids_per_batch=200)
     assert job.s == tuple(s) and job.spec["s"] == s and job.per_grid == sum(per_grid)
-    out = run_batches(job, 23, 10, workers=2)
-    per_c = job.per_c(out.total)
-    assert set(per_c) == {4, 5, 6}
-    for c, v in per_c.items():
-        z = (v["estimate"] - exact_4x4_minimals[c]) / v["se"]
-        assert abs(z) < 4, f"{s} c={c}: {v['estimate']:.4g} vs {exact_4x4_minimals[c]:.4g} ({z:+.2f} SE)"
-    tot = job.total(out.total)
-    assert abs(tot["estimate"] - sum(exact_4x4_minimals[c] for c in (4, 5, 6))) < 4 * tot["se"]
+    _assert_agrees_with_4x4_counts(job, 23, exact_4x4_minimals)
 
 
 def test_mixture_factor_is_the_balance_heuristic():
