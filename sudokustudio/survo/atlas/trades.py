@@ -6,6 +6,9 @@ same margins, reached by moving a few entries) is never the unique solution of i
 * ``three_row_trade`` / ``three_col_trade``: entries permuted within the
   columns of three rows (or within three rows among three columns) keeping
   all sums: meet in the middle over stamped tables that are never cleared.
+
+The search's kernels are compiled without reference counting (``_nrt=False``,
+see ``arrange``); ``shuffle_trade`` keeps it (the exact check calls it rarely).
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from sudokustudio.core.bits import lowest_index64, popcount64
 #: which lets LLVM unroll the 6×6 loops below; passed as an argument it made the 4×4 atlas 2.5× slower)
 PERM3 = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], dtype=np.int64)
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def expand_half(opt, j0, j1, out):
     """out[:6**(j1-j0)] = every sum of one option per column j0..j1-1 (index 0: all unchanged)."""
     out[0, 0] = 0
@@ -33,7 +36,7 @@ def expand_half(opt, j0, j1, out):
     return size
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamp, span):
     """Rows 0, 1, 2 (placed): can the entries be permuted within each column so
     that the three row sums stay the same, other than by doing nothing?
@@ -75,7 +78,7 @@ def three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamp, span):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def mark_two_row_triples(T, n, marks, stamp, span2):
     """Rows 0, 1 (placed), columns a < b < c (triple t): stamp in ``marks[t]``
     the (Δcol a, Δcol b) of every permutation of the entries within each of
@@ -99,7 +102,7 @@ def mark_two_row_triples(T, n, marks, stamp, span2):
                 t += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def three_col_trade(T, n, marks, stamp, span2):
     """Rows 0, 1, 2 (placed), columns a < b < c: can the entries be permuted
     within each row so that the three column sums stay the same (rows 3..
@@ -121,7 +124,7 @@ def three_col_trade(T, n, marks, stamp, span2):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def row_pairings(A, B, n, plan, rows, out):
     """The trade-free pairings of row sets A and B (see ``good_pairings``) into ``out``; returns
     their number.  By equal-sum subsets (``pairings_by_subsets``) where the plan has the
@@ -132,7 +135,7 @@ def row_pairings(A, B, n, plan, rows, out):
     return good_pairings(A, B, n, plan.fact, rows.reach, rows.pick, rows.rank_prefix, out)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pairings_by_subsets(A, B, n, subset_masks, sums, head, nxt, bad, out):
     """The trade-free pairings of A and B (increasing), as ``good_pairings`` lists them.
 
@@ -185,7 +188,7 @@ def pairings_by_subsets(A, B, n, subset_masks, sums, head, nxt, bad, out):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def good_pairings(A, B, n, fact, reach, pick, rank, out):
     """The trade-free pairings of two rows holding the sets A and B (increasing).
 
