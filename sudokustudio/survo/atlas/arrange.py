@@ -164,8 +164,8 @@ def _next_candidate(i, m, n, plan, rows, grid, trades, span, span2):
                 good = False
             else:
                 trades.stamps[0] += 1
-                if three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen,
-                                   trades.seen_count, trades.stamps[0], span):
+                if three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen, trades.stamps[0],
+                                   span):
                     good = False
         if good:
             return k
@@ -357,9 +357,9 @@ def _differences(vals, n, N, diff_start, diff_pairs):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
-                      last_pair_mask, placed_k, cand, cand_cursor, composed, T, colsub, forbid, diff_start,
-                      diff_pairs, realized, row_cut, colbase, x_last, opt, half_a, half_b, seen, seen_count, marks,
-                      stamps, keys, nkeys, bits, cs_sorted, sorted_r_desc, leaves, leaf_base, rank_bits):
+                      last_pair_mask, placed_k, cand, cand_cursor, composed, T, colsub, forbid, diff_start, diff_pairs,
+                      realized, row_cut, colbase, x_last, opt, half_a, half_b, seen, marks, stamps, keys, nkeys, bits,
+                      cs_sorted, sorted_r_desc, leaves, leaf_base, rank_bits):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     The search's hot loop, kept whole (long) with its arrays as plain arguments:
@@ -469,7 +469,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                     good = False
                 else:
                     stamps[0] += 1
-                    if three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamps[0], span):
+                    if three_row_trade(T, n, opt, half_a, half_b, seen, stamps[0], span):
                         good = False
             if good:
                 break
@@ -512,7 +512,7 @@ def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys, leaves, leaf_base)
                              rows.last_pair_mask, grid.placed_k, grid.cand, grid.cursor, grid.composed, grid.T,
                              grid.colsub, grid.forbid, grid.diff_start, grid.diff_pairs, grid.realized, grid.row_cut,
                              grid.colbase, grid.x_last,
-                             trades.opt, trades.half_a, trades.half_b, trades.seen, trades.seen_count, trades.marks,
+                             trades.opt, trades.half_a, trades.half_b, trades.seen, trades.marks,
                              trades.stamps, keys, nkeys, plan.bits, grid.cs_sorted, grid.r_desc, leaves, leaf_base,
                              plan.rank_bits)
 

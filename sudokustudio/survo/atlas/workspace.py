@@ -21,7 +21,7 @@ Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list pla
                           "reach pick rank_prefix subset_sums sum_head sum_next bad chosen used pos")
 Grid = namedtuple("Grid", "T cand composed cursor colsub forbid diff_start diff_pairs realized row_cut placed_k "
                           "colbase x_last cs_sorted r_desc")
-Trades = namedtuple("Trades", "opt half_a half_b seen seen_count marks stamps")
+Trades = namedtuple("Trades", "opt half_a half_b seen marks stamps")
 
 
 def key_bits(m: int, n: int) -> int:
@@ -66,9 +66,8 @@ def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
                 cs_sorted=z(n, np.int64), r_desc=z(m, np.int64))
     span = (N - 1) * (n - n // 2)    # |Δ| bound of a half in three_row_trade
     span2 = 2 * (N - 1)              # |Δ| bound of two rows in mark_two_row_triples
-    trades = Trades(opt=z((n, 6, 2), np.int64), half_a=z((6 ** (n // 2), 2), np.int64),
-                    half_b=z((6 ** (n - n // 2), 2), np.int64), seen=z((2 * span + 1) ** 2, np.int64),
-                    seen_count=z((2 * span + 1) ** 2, np.int64),
+    trades = Trades(opt=z((n, 6), np.int64), half_a=z(6 ** (n // 2), np.int64),
+                    half_b=z(6 ** (n - n // 2), np.int64), seen=z((2 * span + 1) ** 2, np.int64),
                     marks=z((max(1, n * (n - 1) * (n - 2) // 6), (2 * span2 + 1) ** 2), np.int64),
                     stamps=z(2, np.int64))
     return rows, grid, trades
