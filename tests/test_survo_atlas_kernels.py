@@ -121,8 +121,7 @@ def test_three_row_trade_matches_brute_force(n):
         T = np.zeros((4, n), np.int64)
         T[:3] = rng.permutation(np.arange(1, N + 1))[:3 * n].reshape(3, n)
         stamp += 1
-        got = three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen, trades.seen_count,
-                              stamp, span)
+        got = three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen, stamp, span)
         assert got == _three_row_trade_brute(T)
         seen_both.add(bool(got))
     if n < 5:   # random 3x5 tables of 1..20 practically always have a trade

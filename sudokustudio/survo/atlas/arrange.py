@@ -5,6 +5,12 @@ the columns), each later one as one of the n! arrangements of its set,
 taken from a bit set of candidates (see ``arrange_rows``).  The row order is
 chosen per partition (``place_rows_in_order``).  The arrays come grouped as
 in ``workspace`` (Plan, Rows, Grid, Trades).
+
+The kernels here and in ``trades`` allocate nothing and are compiled without
+reference counting (numba's ``_nrt=False``): otherwise every array argument of
+a call, every row view (``cand[i]``) and every group passed whole (``plan``,
+``rows``) costs an atomic increment and decrement, which perf put at ~25 % of a
+4×5 batch (4 batches: 292 -> 241 CPU-s with the solver's helpers, same load).
 """
 from __future__ import annotations
 
@@ -15,7 +21,7 @@ from sudokustudio.core.bits import lowest_index64, popcount64
 from sudokustudio.survo.atlas.trades import mark_two_row_triples, three_col_trade, three_row_trade
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pop_lowest(words, n_words, cursor, i):
     """Clear the lowest set bit of the bit set ``words`` and return its index (-1 if empty).
 
@@ -33,7 +39,7 @@ def pop_lowest(words, n_words, cursor, i):
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def compose_rank(perms, fact, a, b, n):
     """Rank of arrangement a ∘ arrangement b, computed (for n >= 7, without a table)."""
     rank = 0
@@ -158,8 +164,8 @@ def _next_candidate(i, m, n, plan, rows, grid, trades, span, span2):
                 good = False
             else:
                 trades.stamps[0] += 1
-                if three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen,
-                                   trades.seen_count, trades.stamps[0], span):
+                if three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen, trades.stamps[0],
+                                   span):
                     good = False
         if good:
             return k
@@ -212,15 +218,15 @@ def _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
-    """Remove from the bit set ``cand`` every arrangement of the last row with a column-pair
-    trade: for each column pair (a, b) and forbidden difference d (``forbid``), the
-    arrangements putting elements u, v with x_u − x_v = d (``diff_pairs``, by d) in columns a, b
-    (``cell_masks``)."""
+def _cut_column_trades(n, N, cand, forbid, realized, cell_masks, diff_start, diff_pairs):
+    """Remove from the bit set ``cand`` every arrangement of a row with a column-pair trade:
+    for each column pair (a, b) and forbidden difference d (``forbid``) that two elements u, v
+    of the row have (``realized``, ``_differences``), the arrangements putting u, v with
+    x_u − x_v = d (``diff_pairs``, by d) in columns a, b (``cell_masks``)."""
     n_words = cand.shape[0]
     for a in range(n):
         for b in range(a + 1, n):
-            f = forbid[a * n + b] & ~(np.int64(1) << (N - 1))   # difference 0: no pair of elements
+            f = forbid[a * n + b] & realized
             while f != 0:
                 low = f & -f
                 f ^= low
@@ -232,9 +238,23 @@ def _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pairs, T, colbase, x, keys, nkeys, bits,
-              cs_sorted, sorted_r_desc, prev, inv_prev, compose_t, fact, pairs, n_pairs, pair_mask, paired, leaves,
-              leaf_prefix, last_shift):
+def _cut_pays(n, nb, forbid, realized, cell_masks):
+    """Should a row's ``nb`` candidates lose their column-pair trades as bit sets
+    (``_cut_column_trades``, about one step per forbidden difference the row's elements have)
+    rather than be tested one by one (about one step each)?  Only where ``cell_masks`` exist."""
+    if cell_masks.shape[0] <= 1:
+        return False
+    forbidden = 0
+    for a in range(n):
+        for b in range(a + 1, n):
+            forbidden += popcount64(np.uint64(forbid[a * n + b] & realized))
+    return nb > forbidden
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _last_row(m, n, vals, perms, cand, forbid, realized, cell_masks, diff_start, diff_pairs, T, colbase, x, keys,
+              nkeys, bits, cs_sorted, sorted_r_desc, prev, inv_prev, compose_t, fact, pairs, n_pairs, pair_mask, paired,
+              leaves, leaf_prefix, last_shift):
     """Every trade-free completion of rows 0..m-2 by the last row; returns the new key count.
 
     ``cand``: the last row's arrangements that pair trade-free with rows
@@ -258,14 +278,9 @@ def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pair
         nb += popcount64(np.uint64(cand[w]))
     if nb == 0:
         return nkeys
-    forbidden = 0
-    for a in range(n):
-        for b in range(a + 1, n):
-            forbidden += popcount64(np.uint64(forbid[a * n + b]))
-    # cutting costs about one step per forbidden difference, testing one per candidate
-    by_cells = cell_masks.shape[0] > 1 and nb > forbidden
+    by_cells = _cut_pays(n, nb, forbid, realized, cell_masks)
     if by_cells:
-        _cut_column_trades(n, N, cand, forbid, cell_masks, diff_start, diff_pairs)
+        _cut_column_trades(n, N, cand, forbid, realized, cell_masks, diff_start, diff_pairs)
         nb = 0
         for w in range(n_words):
             nb += popcount64(np.uint64(cand[w]))
@@ -311,10 +326,11 @@ def _last_row(m, n, vals, perms, cand, forbid, cell_masks, diff_start, diff_pair
     return nkeys
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _differences(vals, n, N, diff_start, diff_pairs):
     """The ordered pairs u·n + v (u != v) of ``vals`` grouped by x_u − x_v + N − 1 (counting
-    sort: diff_pairs[diff_start[d]:diff_start[d + 1]])."""
+    sort: diff_pairs[diff_start[d]:diff_start[d + 1]]); returns the differences met, as bits
+    x_u − x_v + N − 1."""
     for d in range(2 * N):
         diff_start[d] = 0
     for u in range(n):
@@ -332,13 +348,18 @@ def _differences(vals, n, N, diff_start, diff_pairs):
     for d in range(2 * N - 1, 0, -1):
         diff_start[d] = diff_start[d - 1]
     diff_start[0] = 0
+    realized = np.int64(0)
+    for d in range(2 * N - 1):
+        if diff_start[d + 1] > diff_start[d]:
+            realized |= np.int64(1) << d
+    return realized
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, row0_mask, pair_list, pair_count,
-                      last_pair_mask, placed_k, cand, cand_cursor, composed, T, colsub, forbid, diff_start,
-                      diff_pairs, colbase, x_last, opt, half_a, half_b, seen, seen_count, marks, stamps, keys, nkeys,
-                      bits, cs_sorted, sorted_r_desc, leaves, leaf_base, rank_bits):
+                      last_pair_mask, placed_k, cand, cand_cursor, composed, T, colsub, forbid, diff_start, diff_pairs,
+                      realized, row_cut, colbase, x_last, opt, half_a, half_b, seen, marks, stamps, keys, nkeys, bits,
+                      cs_sorted, sorted_r_desc, leaves, leaf_base, rank_bits):
     """All trade-free tables on the row sets ``vals`` (in placing order; row 0 fixed increasing).
 
     The search's hot loop, kept whole (long) with its arrays as plain arguments:
@@ -366,7 +387,9 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
     """
     N = m * n
     n_words = cand.shape[1]
-    _differences(vals[m - 1], n, N, diff_start, diff_pairs)
+    if cell_masks.shape[0] > 1:
+        for i in range(1, m):
+            realized[i] = _differences(vals[i], n, N, diff_start[i], diff_pairs[i])
     for j in range(n):
         T[0, j] = vals[0, j]
     for a in range(n):
@@ -401,13 +424,22 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                         if -N < s < N:
                             f |= np.int64(1) << (N - 1 - s)
                     forbid[i, a * n + b] = f
+            if i < m - 1:
+                # as bit sets when that costs less than testing each candidate popped
+                nb = 0
+                for w in range(n_words):
+                    nb += popcount64(np.uint64(cand[i, w]))
+                row_cut[i] = _cut_pays(n, nb, forbid[i], realized[i], cell_masks)
+                if row_cut[i]:
+                    _cut_column_trades(n, N, cand[i], forbid[i], realized[i], cell_masks, diff_start[i],
+                                       diff_pairs[i])
             if i == m - 1:
                 prev = placed_k[m - 2] if m > 2 else -1
                 leaf_prefix = leaf_base
                 for earlier in range(1, m - 1):
                     leaf_prefix |= placed_k[earlier] << ((earlier - 1) * rank_bits)
-                nkeys = _last_row(m, n, vals, perms, cand[i], forbid[i], cell_masks, diff_start, diff_pairs, T,
-                                  colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc, prev,
+                nkeys = _last_row(m, n, vals, perms, cand[i], forbid[i], realized[i], cell_masks, diff_start[i],
+                                  diff_pairs[i], T, colbase, x_last, keys, nkeys, bits, cs_sorted, sorted_r_desc, prev,
                                   inverse[max(prev, 0)], compose_t, fact, pair_list[m - 2, i], pair_count[m - 2, i],
                                   last_pair_mask, composed[m - 2, i], leaves, leaf_prefix, (m - 2) * rank_bits)
                 i -= 1
@@ -418,15 +450,16 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
             if k < 0:
                 break
             good = True
-            for a in range(n):
-                xa = vals[i, perms[k, a]]
-                for b in range(a + 1, n):
-                    d = xa - vals[i, perms[k, b]]
-                    if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
-                        good = False
+            if not row_cut[i]:   # else its column-pair trades are cut from the bit set already
+                for a in range(n):
+                    xa = vals[i, perms[k, a]]
+                    for b in range(a + 1, n):
+                        d = xa - vals[i, perms[k, b]]
+                        if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
+                            good = False
+                            break
+                    if not good:
                         break
-                if not good:
-                    break
             if good and i == 2 and m > 3:
                 # three rows complete and more to come: cut trades among them (every completion
                 # keeps them); for m = 3 the margin dedupe is cheaper than these checks
@@ -436,7 +469,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                     good = False
                 else:
                     stamps[0] += 1
-                    if three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamps[0], span):
+                    if three_row_trade(T, n, opt, half_a, half_b, seen, stamps[0], span):
                         good = False
             if good:
                 break
@@ -469,7 +502,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
     return nkeys
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys, leaves, leaf_base):
     """All trade-free tables on the row sets ``rows.placed_vals`` (see ``arrange_rows_fast``);
     appends their encoded sorted column sums to ``keys`` and their leaf codes to ``leaves``,
@@ -477,13 +510,14 @@ def arrange_rows(m, n, plan, rows, grid, trades, keys, nkeys, leaves, leaf_base)
     return arrange_rows_fast(m, n, rows.placed_vals, plan.perms, plan.compose_t, plan.inverse, plan.fact,
                              plan.cell_masks, rows.row0_mask, rows.placed_list, rows.placed_count,
                              rows.last_pair_mask, grid.placed_k, grid.cand, grid.cursor, grid.composed, grid.T,
-                             grid.colsub, grid.forbid, grid.diff_start, grid.diff_pairs, grid.colbase, grid.x_last,
-                             trades.opt, trades.half_a, trades.half_b, trades.seen, trades.seen_count, trades.marks,
+                             grid.colsub, grid.forbid, grid.diff_start, grid.diff_pairs, grid.realized, grid.row_cut,
+                             grid.colbase, grid.x_last,
+                             trades.opt, trades.half_a, trades.half_b, trades.seen, trades.marks,
                              trades.stamps, keys, nkeys, plan.bits, grid.cs_sorted, grid.r_desc, leaves, leaf_base,
                              plan.rank_bits)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def place_rows_in_order(m, n, plan, rows):
     """Choose the order in which ``arrange_rows`` places the row sets of a partition.
 

@@ -6,6 +6,9 @@ same margins, reached by moving a few entries) is never the unique solution of i
 * ``three_row_trade`` / ``three_col_trade``: entries permuted within the
   columns of three rows (or within three rows among three columns) keeping
   all sums: meet in the middle over stamped tables that are never cleared.
+
+The search's kernels are compiled without reference counting (``_nrt=False``,
+see ``arrange``); ``shuffle_trade`` keeps it (the exact check calls it rarely).
 """
 from __future__ import annotations
 
@@ -18,64 +21,56 @@ from sudokustudio.core.bits import lowest_index64, popcount64
 #: which lets LLVM unroll the 6×6 loops below; passed as an argument it made the 4×4 atlas 2.5× slower)
 PERM3 = np.array([[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]], dtype=np.int64)
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def expand_half(opt, j0, j1, out):
     """out[:6**(j1-j0)] = every sum of one option per column j0..j1-1 (index 0: all unchanged)."""
-    out[0, 0] = 0
-    out[0, 1] = 0
+    out[0] = 0
     size = 1
     for j in range(j0, j1):
         for q in range(5, -1, -1):   # q = 0 last: it rewrites the sources in place
             for x in range(size):
-                out[q * size + x, 0] = out[x, 0] + opt[j, q, 0]
-                out[q * size + x, 1] = out[x, 1] + opt[j, q, 1]
+                out[q * size + x] = out[x] + opt[j, q]
         size *= 6
     return size
 
 
-@njit(cache=True, nogil=True)
-def three_row_trade(T, n, opt, half_a, half_b, seen, seen_count, stamp, span):
+@njit(cache=True, nogil=True, _nrt=False)
+def three_row_trade(T, n, opt, half_a, half_b, seen, stamp, span):
     """Rows 0, 1, 2 (placed): can the entries be permuted within each column so
     that the three row sums stay the same, other than by doing nothing?
 
     Meet in the middle over the columns: the (Δrow0, Δrow1) of every choice of
-    permutations on the first n // 2 columns (the smaller half) are counted in
-    ``seen`` (cells stamped ``stamp``, so nothing is cleared), then the other
-    half's are looked up, stopping at the first match: most row-2 candidates
-    of 4×5 have a trade, so storing the small half and scanning the big one
-    measured faster than the reverse.
+    permutations on the first n // 2 columns (the smaller half), but all
+    unchanged, are marked in ``seen`` (cells stamped ``stamp``, so nothing is
+    cleared), then the other half's are looked up, stopping at the first match:
+    most row-2 candidates of 4×5 have a trade, so storing the small half and
+    scanning the big one measured faster than the reverse.  A change is one
+    integer Δrow0·w + Δrow1 (w = 2·span + 1 > twice any |Δrow1|, so sums of
+    changes add as integers and a sum is 0 only when both parts are).  The
+    first half left unchanged needs no cell: the other half then trades alone
+    when its own change is 0 and it is not unchanged too.
     """
+    w = 2 * span + 1
     for j in range(n):
         for q in range(6):
-            opt[j, q, 0] = T[PERM3[q, 0], j] - T[0, j]
-            opt[j, q, 1] = T[PERM3[q, 1], j] - T[1, j]
+            opt[j, q] = (T[PERM3[q, 0], j] - T[0, j]) * w + T[PERM3[q, 1], j] - T[1, j]
     h = n // 2
-    w = 2 * span + 1
+    origin = span * w + span   # the cell of change 0
     na = expand_half(opt, 0, h, half_a)
-    for x in range(na):
-        key = (half_a[x, 0] + span) * w + half_a[x, 1] + span
-        if seen[key] != stamp:
-            seen[key] = stamp
-            seen_count[key] = 0
-        seen_count[key] += 1
+    for x in range(1, na):
+        seen[origin + half_a[x]] = stamp
     # the big half: its last column's six options are added while scanning (most calls stop early)
     nb = expand_half(opt, h, n - 1, half_b)
-    zero = span * w + span
     for q in range(6):
-        e0 = opt[n - 1, q, 0]
-        e1 = opt[n - 1, q, 1]
+        e = opt[n - 1, q]
         for x in range(nb):
-            key = (span - half_b[x, 0] - e0) * w + span - half_b[x, 1] - e1
-            if seen[key] == stamp:
-                c = seen_count[key]
-                if x == 0 and q == 0 and key == zero:
-                    c -= 1   # both halves unchanged: not a trade
-                if c > 0:
-                    return True
+            change = half_b[x] + e
+            if seen[origin - change] == stamp or (change == 0 and (x > 0 or q > 0)):
+                return True
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def mark_two_row_triples(T, n, marks, stamp, span2):
     """Rows 0, 1 (placed), columns a < b < c (triple t): stamp in ``marks[t]``
     the (Δcol a, Δcol b) of every permutation of the entries within each of
@@ -99,7 +94,7 @@ def mark_two_row_triples(T, n, marks, stamp, span2):
                 t += 1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def three_col_trade(T, n, marks, stamp, span2):
     """Rows 0, 1, 2 (placed), columns a < b < c: can the entries be permuted
     within each row so that the three column sums stay the same (rows 3..
@@ -121,7 +116,7 @@ def three_col_trade(T, n, marks, stamp, span2):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def row_pairings(A, B, n, plan, rows, out):
     """The trade-free pairings of row sets A and B (see ``good_pairings``) into ``out``; returns
     their number.  By equal-sum subsets (``pairings_by_subsets``) where the plan has the
@@ -132,7 +127,7 @@ def row_pairings(A, B, n, plan, rows, out):
     return good_pairings(A, B, n, plan.fact, rows.reach, rows.pick, rows.rank_prefix, out)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def pairings_by_subsets(A, B, n, subset_masks, sums, head, nxt, bad, out):
     """The trade-free pairings of A and B (increasing), as ``good_pairings`` lists them.
 
@@ -185,7 +180,7 @@ def pairings_by_subsets(A, B, n, subset_masks, sums, head, nxt, bad, out):
     return count
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def good_pairings(A, B, n, fact, reach, pick, rank, out):
     """The trade-free pairings of two rows holding the sets A and B (increasing).
 

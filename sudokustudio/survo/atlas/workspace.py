@@ -19,9 +19,9 @@ from sudokustudio.survo.atlas.trades import reach_words
 Plan = namedtuple("Plan", "masks start perms inverse compose_t fact row_orders bits cell_masks subset_masks rank_bits")
 Rows = namedtuple("Rows", "vals pair_list pair_count placed_vals placed_list placed_count row0_mask last_pair_mask "
                           "reach pick rank_prefix subset_sums sum_head sum_next bad chosen used pos")
-Grid = namedtuple("Grid", "T cand composed cursor colsub forbid diff_start diff_pairs placed_k colbase x_last "
-                          "cs_sorted r_desc")
-Trades = namedtuple("Trades", "opt half_a half_b seen seen_count marks stamps")
+Grid = namedtuple("Grid", "T cand composed cursor colsub forbid diff_start diff_pairs realized row_cut placed_k "
+                          "colbase x_last cs_sorted r_desc")
+Trades = namedtuple("Trades", "opt half_a half_b seen marks stamps")
 
 
 def key_bits(m: int, n: int) -> int:
@@ -60,14 +60,14 @@ def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
                 bad=z(n_words, np.int64), chosen=z(m, np.int64), used=z(m + 1, np.int64), pos=z(m, np.int64))
     grid = Grid(T=z((m, n), np.int64), cand=z((m, n_words), np.int64), composed=z((m, m, n_words), np.int64),
                 cursor=z(m, np.int64), colsub=z((n * n, 1 << m), np.int64), forbid=z((m, n * n), np.int64),
-                diff_start=z(2 * N, np.int64), diff_pairs=z(n * n, np.int64), placed_k=z(m, np.int64),
+                diff_start=z((m, 2 * N), np.int64), diff_pairs=z((m, n * n), np.int64), realized=z(m, np.int64),
+                row_cut=z(m, np.bool_), placed_k=z(m, np.int64),
                 colbase=z(n, np.int64), x_last=z(n, np.int64),
                 cs_sorted=z(n, np.int64), r_desc=z(m, np.int64))
     span = (N - 1) * (n - n // 2)    # |Δ| bound of a half in three_row_trade
     span2 = 2 * (N - 1)              # |Δ| bound of two rows in mark_two_row_triples
-    trades = Trades(opt=z((n, 6, 2), np.int64), half_a=z((6 ** (n // 2), 2), np.int64),
-                    half_b=z((6 ** (n - n // 2), 2), np.int64), seen=z((2 * span + 1) ** 2, np.int64),
-                    seen_count=z((2 * span + 1) ** 2, np.int64),
+    trades = Trades(opt=z((n, 6), np.int64), half_a=z(6 ** (n // 2), np.int64),
+                    half_b=z(6 ** (n - n // 2), np.int64), seen=z((2 * span + 1) ** 2, np.int64),
                     marks=z((max(1, n * (n - 1) * (n - 2) // 6), (2 * span2 + 1) ** 2), np.int64),
                     stamps=z(2, np.int64))
     return rows, grid, trades
