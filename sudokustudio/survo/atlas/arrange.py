@@ -129,6 +129,18 @@ def _enter_row(i, m, n, rows, grid):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _pair_trade(vals, perms, forbid, i, k, n, N):
+    """Does arrangement k of row i make a forbidden column-pair difference (a trade with the
+    rows above)?"""
+    for a in range(n):
+        xa = vals[i, perms[k, a]]
+        for b in range(a + 1, n):
+            if (forbid[i, a * n + b] >> (xa - vals[i, perms[k, b]] + N - 1)) & 1:
+                return True
+    return False
+
+
 @njit(cache=True, nogil=True)
 def _next_candidate(i, m, n, plan, rows, grid, trades, span, span2):
     """Pop row i's next arrangement passing the column-pair test (and, at row 2 of m > 3, the
@@ -145,16 +157,7 @@ def _next_candidate(i, m, n, plan, rows, grid, trades, span, span2):
         k = pop_lowest(cand_i, n_words, cursor, i)
         if k < 0:
             return -1
-        good = True
-        for a in range(n):
-            xa = vals[i, perms[k, a]]
-            for b in range(a + 1, n):
-                d = xa - vals[i, perms[k, b]]
-                if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
-                    good = False
-                    break
-            if not good:
-                break
+        good = not _pair_trade(vals, perms, forbid, i, k, n, N)
         if good and i == 2 and m > 3:
             # three rows complete and more to come: cut trades among them (every completion
             # keeps them); for m = 3 the margin dedupe is cheaper than these checks
@@ -449,17 +452,8 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
             k = pop_lowest(cand[i], n_words, cand_cursor, i)
             if k < 0:
                 break
-            good = True
-            if not row_cut[i]:   # else its column-pair trades are cut from the bit set already
-                for a in range(n):
-                    xa = vals[i, perms[k, a]]
-                    for b in range(a + 1, n):
-                        d = xa - vals[i, perms[k, b]]
-                        if (forbid[i, a * n + b] >> (d + N - 1)) & 1:
-                            good = False
-                            break
-                    if not good:
-                        break
+            # when row_cut[i], its column-pair trades are cut from the bit set already
+            good = row_cut[i] or not _pair_trade(vals, perms, forbid, i, k, n, N)
             if good and i == 2 and m > 3:
                 # three rows complete and more to come: cut trades among them (every completion
                 # keeps them); for m = 3 the margin dedupe is cheaper than these checks
