@@ -145,43 +145,38 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
         cnt[:] = 0
         # the probes are written here, not in helpers: a helper asking the oracle
         # would compile the solver again (~1 CPU-s each)
-        for _p in range(k_total):
-            # the mixture's probes in order: k_mix[0] of size s_mix[0], then the next
-            i = 0
-            q = _p
-            while q >= k_mix[i]:
-                q -= k_mix[i]
-                i += 1
+        for i in range(s_mix.shape[0]):   # k_mix[i] probes of size s_mix[i], size by size
             s = s_mix[i]
-            if method == 0:    # singletons: one random c-clue set for each c
-                for c in range(c_lo, c_hi + 1):
-                    _random_subset(rng, N, c, perm, mask)
-                    lo, hi = _masked(o, mask, work)
-                    if is_unique(o, work, lo, hi) and all_clues_needed(o, work, lo, hi, ZERO, ZERO):
-                        cnt[c] += 1
-            elif method == 1:
-                _random_subset(rng, N, s, perm, mask)
-                minimals_in_subset(o, mask, out, cnt)
-            elif method == 2:
-                _random_subset(rng, N, s, perm, mask)
-                minimals_containing(o, mask, c_hi, out, cnt)
-            else:
-                # path: delete cells in a random order; the last unique set on the path
-                # (bisection) counts when minimal (deleting the next cell breaks uniqueness)
-                _random_subset(rng, N, N, perm, mask)
-                good = 0       # after good deletions: unique
-                bad = N        # after bad deletions: not unique (the empty set)
-                while bad - good > 1:
-                    mid = (good + bad) // 2
-                    lo, hi = _clues_of(o, perm, mid, work)
-                    if is_unique(o, work, lo, hi):
-                        good = mid
-                    else:
-                        bad = mid
-                lo, hi = _clues_of(o, perm, good, work)
-                skip_lo, skip_hi = cell_set(perm[good])
-                if all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
-                    cnt[N - good] += 1
+            for _p in range(k_mix[i]):
+                if method == 0:    # singletons: one random c-clue set for each c
+                    for c in range(c_lo, c_hi + 1):
+                        _random_subset(rng, N, c, perm, mask)
+                        lo, hi = _masked(o, mask, work)
+                        if is_unique(o, work, lo, hi) and all_clues_needed(o, work, lo, hi, ZERO, ZERO):
+                            cnt[c] += 1
+                elif method == 1:
+                    _random_subset(rng, N, s, perm, mask)
+                    minimals_in_subset(o, mask, out, cnt)
+                elif method == 2:
+                    _random_subset(rng, N, s, perm, mask)
+                    minimals_containing(o, mask, c_hi, out, cnt)
+                else:
+                    # path: delete cells in a random order; the last unique set on the path
+                    # (bisection) counts when minimal (deleting the next cell breaks uniqueness)
+                    _random_subset(rng, N, N, perm, mask)
+                    good = 0       # after good deletions: unique
+                    bad = N        # after bad deletions: not unique (the empty set)
+                    while bad - good > 1:
+                        mid = (good + bad) // 2
+                        lo, hi = _clues_of(o, perm, mid, work)
+                        if is_unique(o, work, lo, hi):
+                            good = mid
+                        else:
+                            bad = mid
+                    lo, hi = _clues_of(o, perm, good, work)
+                    skip_lo, skip_hi = cell_set(perm[good])
+                    if all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
+                        cnt[N - good] += 1
         calls[0] += o[7][0]
         _add_grid_sample(cnt, per_grid, fac, found, s1, s2, vmax, tot)
 

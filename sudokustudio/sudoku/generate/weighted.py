@@ -91,10 +91,13 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out,
                 continue
         else:
             grid[:] = pool[rand_below(rng, pool.shape[0])]
+        k = probes_for_weight(rng, per_grid, grid_w)
+        if k == 0:                  # no subset for this grid: a sample worth 0, no oracle
+            sums[0] += 1
+            continue
         a = 0.0
         b = 0.0
         q = 0.0
-        k = probes_for_weight(rng, per_grid, grid_w)
         o = new_oracle(grid, peers, units)
         for _p in range(k):
             shuffle_inplace(rng, order)
@@ -178,7 +181,7 @@ class WeightedSubsetsJob(BatchJob):
         buf_w = np.zeros(sp["max_per_sample"])
         parts, wparts = [], []
         for _ in range(sp["per_batch"]):
-            k = subsets_kernel(rng, pool, peers, units, sp["s"], 1, sp.get("per_grid", 1), inv_pr, buf, buf_w,
+            k = subsets_kernel(rng, pool, peers, units, sp["s"], 1, sp["per_grid"], inv_pr, buf, buf_w,
                                counts, whist, sums, sp["grid_source"] == "sequential")
             if k:
                 parts.append(buf[:k].copy())
