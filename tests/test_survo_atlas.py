@@ -171,6 +171,35 @@ def test_cli_text_output_and_errors(tmp_path, capsys):
         args.func(args)
 
 
+def test_cli_a_stopped_atlas_resumes_with_only_the_batches_left(tmp_path, capsys, atlas_3x4):
+    """A stored 3x4 run stopped after 5 batches (as a crash leaves it) is carried on by
+    `--resume ID`: the batches stored are kept, not run again, and the atlas is the whole one."""
+    from sudokustudio.cli import main
+    from sudokustudio.jobs.run import Run, StopRules
+    from sudokustudio.jobs.store import RunStore
+
+    store_path = tmp_path / "runs.db"
+    job = SurvoAtlasJob(3, 4)
+    run = Run.create(job, 0, StopRules(batches=5), store=RunStore(store_path))
+    run.run(workers=1)
+    first = run.total
+    assert 0 < first.count < 583 and run.snapshot().batches == 5 < job.n_batches()
+    out = tmp_path / "atlas.txt"
+    argv = ["survo", "atlas", "3", "4", "--resume", str(run.run_id), "--store", str(store_path), "--probes", "0"]
+    assert main([*argv, "--out", str(out), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["count"] == 583 and data["count_match"] and data["run_id"] == run.run_id
+    whole = [ln for ln in out.read_text().splitlines() if not ln.startswith("#")]
+    assert sorted(whole) == sorted(atlas_3x4.puzzle_line(k) for k in range(atlas_3x4.count))
+    # the stored batches' CPU seconds are kept, so the total is the first part's plus the rest's
+    assert data["cpu_seconds"] >= round(first.cpu_seconds, 3)
+    # a run of another size, or one that is not an atlas, is refused by name
+    assert main(["survo", "atlas", "3", "5", "--resume", str(run.run_id), "--store", str(store_path)]) == 2
+    assert "is the 3x4 atlas, not 3x5" in capsys.readouterr().err
+    assert main(["survo", "atlas", "3", "4", "--resume", "9", "--store", str(store_path)]) == 2
+    assert "no run 9" in capsys.readouterr().err
+
+
 def test_write_atlas_round_trip(tmp_path):
     a = _atlas(2, 4, workers=1)
     path = tmp_path / "a.txt"

@@ -173,6 +173,44 @@ def execute_run(run, *, threads: int = 2, scheduler: str | None = None, label: s
             executor.close()
 
 
+def add_store_args(p, what: str) -> None:
+    """--store PATH and --resume ID, for a command whose runs can be kept and carried on."""
+    p.add_argument("--store", metavar="PATH", default=None,
+                   help="keep the run in this run store (default with --resume: the app's store)")
+    p.add_argument("--resume", type=limits.whole(1, 2**62), default=None, metavar="ID",
+                   help=f"carry on stored run ID where it left off ({what} are the stored ones)")
+
+
+def stored_run(args, kind: str, make_job, seed: int, name: str):
+    """The run a resumable command drives (``add_store_args``): stored run ``args.resume``,
+    set to run every batch whatever stopped it, or a new run of ``make_job()`` kept in
+    ``args.store`` (if given).  ValueError naming the option at fault."""
+    from sudokustudio.jobs.run import Run, StopRules
+    from sudokustudio.jobs.store import RunStore, StoreError
+
+    try:
+        store = RunStore(args.store) if (args.store or args.resume) else None
+        if args.resume:
+            run = Run.open(store, args.resume)
+            if run.job.kind != kind:
+                raise ValueError(f"--resume: run {args.resume} is a {run.job.kind} run, not a {kind} run")
+            if run.live_elsewhere:
+                raise ValueError(f"--resume: run {args.resume} is running in another process ({run.owner})")
+            run.set_rules(StopRules(batches=run.job.n_batches()))
+            return run
+        job = make_job()
+        return Run.create(job, seed, StopRules(batches=job.n_batches()), store=store, name=name)
+    except StoreError as exc:
+        raise ValueError(f"--resume: {exc}" if args.resume else f"--store: {exc}") from exc
+
+
+def resume_hint(run, complete: bool) -> str:
+    """" (INCOMPLETE: --resume ID)" for a stored run that did not finish ("" if it did)."""
+    if complete:
+        return ""
+    return " (INCOMPLETE" + (f": --resume {run.run_id}" if run.run_id else "") + ")"
+
+
 def check_outputs(*paths_and_names) -> None:
     """Fail before a long run, not after: each (path, option name) given must be writable."""
     from sudokustudio.core.paths import check_writable

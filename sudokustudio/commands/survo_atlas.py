@@ -10,8 +10,8 @@ from __future__ import annotations
 import sys
 import time
 
-from sudokustudio.commands.common import add_json_arg, add_run_args, check_outputs, execute, print_json, \
-    work_started
+from sudokustudio.commands.common import add_json_arg, add_run_args, add_store_args, check_outputs, execute_run, \
+    print_json, resume_hint, stored_run, work_started
 from sudokustudio.core import limits
 
 
@@ -34,6 +34,7 @@ def register(survo_sub) -> None:
                         "error and core-hours on this machine; works for sizes too big to run (e.g. 5 5)")
     p.add_argument("--probes", type=limits.whole(0, 10_000_000), default=1000, metavar="P",
                    help="random probes of the estimate (default 1000; 0: no estimate)")
+    add_store_args(p, "its size and method")
     add_run_args(p)
     add_json_arg(p)
     p.set_defaults(func=run_atlas)
@@ -44,23 +45,34 @@ def run_atlas(args) -> int:
 
     if args.predict_only:
         return _predict_only(args)
-    job = SurvoAtlasJob(args.m, args.n)   # ValueError names a bad size
+    SurvoAtlasJob(args.m, args.n)   # ValueError names a bad size before a store is touched
     # fail before a long run, not after
     check_outputs((args.out, "--out"), *(((f"{args.csv}_{t}.csv", "--csv") for t in ("swaps", "w", "summary"))
                                          if args.csv else ()))
+    run = stored_run(args, SurvoAtlasJob.kind, lambda: SurvoAtlasJob(args.m, args.n), 0,
+                     f"survo atlas {args.m}x{args.n}")
+    job = run.job
+    if (job.m, job.n) != (args.m, args.n):
+        raise ValueError(f"--resume: run {args.resume} is the {job.m}x{job.n} atlas, not {args.m}x{args.n}")
     warm_up()  # loads the atlas kernels (start-up, not enumeration time)
     t0 = work_started()
     estimate = _estimate(args)
-    outcome = execute(job, 0, n_batches=job.n_batches(), threads=args.threads, scheduler=args.scheduler,
-                      label=f"survo atlas {args.m}x{args.n}",
-                      progress=lambda snap: f"{snap.total.count} puzzles")
+    outcome = execute_run(run, threads=args.threads, scheduler=args.scheduler,
+                          label=f"survo atlas {args.m}x{args.n}",
+                          progress=lambda snap: f"{snap.total.count} puzzles")
     seconds = time.perf_counter() - t0
     if outcome.errors:
         raise ValueError("; ".join(outcome.errors))
+    complete = outcome.batches == job.n_batches()
+    if not complete:  # stopped early (Ctrl-C is a crash: the store says "interrupted")
+        raise ValueError(f"{args.m}x{args.n}: {outcome.batches} of {job.n_batches()} batches done"
+                         + resume_hint(run, False))
     total = outcome.total
     if args.out:
         write_atlas(args.out, total)
     desc = total.describe(seconds=round(seconds, 3))
+    if run.run_id:
+        desc["run_id"] = run.run_id
     if estimate is not None:
         desc.update(estimate.as_dict())
         desc.pop("size", None)
@@ -79,7 +91,8 @@ def run_atlas(args) -> int:
     print(f"{args.m}x{args.n}: {total.count} uniquely solvable open puzzles"
           + (f" (S({args.m},{args.n}) = {cmp['known_count']}: {'match' if cmp['count_match'] else 'MISMATCH'})"
              if cmp["known_count"] is not None else "")
-          + f" in {seconds:.2f} s ({total.tables} trade-free tables, {total.candidates} checked exactly)")
+          + f" in {seconds:.2f} s ({total.tables} trade-free tables, {total.candidates} checked exactly; "
+            f"{total.cpu_seconds:.1f} CPU-s" + (f" in all, run {run.run_id}" if run.run_id else "") + ")")
     print("swaps from the product setup:")
     hist = desc["swaps_hist"]
     print("  swaps     " + " ".join(f"{k:5d}" for k in range(len(hist))))

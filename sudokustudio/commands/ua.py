@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 import time
 
-from sudokustudio.commands.common import (add_json_arg, add_run_args, execute, execute_run, print_json,
-                                          work_started)
+from sudokustudio.commands.common import (add_json_arg, add_run_args, add_store_args, execute, execute_run,
+                                          print_json, resume_hint, stored_run, work_started)
 from sudokustudio.core import limits
 
 MIN_UA, MAX_UA, MAX_CLUES = limits.UA_MIN_SIZE, limits.UA_MAX_SIZE, limits.UA_MAX_CLUES
@@ -65,10 +65,7 @@ def register(sub) -> None:
                    help=f"largest harvested UA size, {MIN_UA}..{MAX_UA} (default 12)")
     c.add_argument("--first", type=limits.whole(1, 10**9), default=None, metavar="N",
                    help="only the first N grids of the file")
-    c.add_argument("--store", metavar="PATH", default=None,
-                   help="keep the run in this run store (default with --resume: the app's store)")
-    c.add_argument("--resume", type=limits.whole(1, 2**62), default=None, metavar="ID",
-                   help="carry on stored run ID (its grids and options are the stored ones)")
+    add_store_args(c, "its grids and options")
     c.add_argument("--csv", metavar="OUT", default=None, help="write one row per grid searched")
     add_run_args(c)
     add_json_arg(c)
@@ -151,26 +148,17 @@ def run_search(args) -> int:
 
 def run_census(args) -> int:
     from sudokustudio.commands.common import check_outputs
-    from sudokustudio.jobs.run import Run, StopRules
-    from sudokustudio.jobs.store import RunStore, StoreError
     from sudokustudio.sudoku.unavoidable import UACensusJob, read_grids, warm_up
 
     if (args.file is None) == (args.resume is None):
         raise ValueError("give a FILE of grids, or --resume ID of a stored census (not both)")
     check_outputs((args.csv, "--csv"))
-    try:
-        store = RunStore(args.store) if (args.store or args.resume) else None
-        if args.resume:
-            run = Run.open(store, args.resume)
-            if run.job.kind != UACensusJob.kind:
-                raise ValueError(f"--resume: run {args.resume} is a {run.job.kind} run, not a census")
-            run.set_rules(StopRules(batches=run.job.n_batches()))   # every grid, whatever it was stopped by
-        else:
-            grids = read_grids(args.file)
-            job = UACensusJob(grids[:args.first] if args.first else grids, args.clues, args.max_size)
-            run = Run.create(job, 1, StopRules(batches=job.n_batches()), store=store, name=f"census {args.file}")
-    except StoreError as exc:
-        raise ValueError(f"--resume: {exc}" if args.resume else f"--store: {exc}") from exc
+
+    def new_census():
+        grids = read_grids(args.file)
+        return UACensusJob(grids[:args.first] if args.first else grids, args.clues, args.max_size)
+
+    run = stored_run(args, UACensusJob.kind, new_census, 1, f"census {args.file}")
     job = run.job
     warm_up()  # loads the UA kernels (start-up, not search time)
     t0 = work_started()
@@ -195,7 +183,7 @@ def run_census(args) -> int:
     print(f"{len(out['puzzles'])} minimal puzzles with at most {job.spec['clues']} clues in "
           f"{out['grids_done']} of {out['grids']} grids{spread}; {out['seconds']:.1f} s"
           + (f"; run {run.run_id}" if run.run_id else "")
-          + ("" if out["complete"] else " (INCOMPLETE" + (f": --resume {run.run_id}" if run.run_id else "") + ")"))
+          + resume_hint(run, out["complete"]))
     return 0 if out["complete"] else 1
 
 
