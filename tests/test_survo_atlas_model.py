@@ -103,3 +103,67 @@ def test_sort_order_packs_keys_like_a_lexsort(descending):
         keys = [rng.integers(1, top + 1, size=3000) for _ in range(n_keys)]
         want = np.lexsort([-k if descending else k for k in keys[::-1]])
         assert np.array_equal(sort_order(keys, descending), want)
+
+
+def test_a_long_run_is_stored_and_another_window_resumes_it(tmp_path, monkeypatch):
+    """A run over the store threshold is kept as it goes; stopped after 5 batches (as a crash or a
+    closed window leaves it), a new model finds it for its size, marks those partitions done and
+    carries it on to the whole atlas; a new run of the size replaces it."""
+    from sudokustudio.jobs.run import Run, StopRules, run_batches
+    from sudokustudio.jobs.store import RunStore, StoreError
+    from sudokustudio.models import survo_atlas as M
+    from sudokustudio.sudoku.estimate import GridCountJob
+    from sudokustudio.survo.atlas import SurvoAtlasJob
+
+    store = RunStore(tmp_path / "runs.db")
+    model = AtlasRunModel(store)
+    model.select(3, 4)
+    assert not model.worth_storing()            # 12 cells, nothing predicted: too short to keep
+    assert model.stored_run_info() is None and model.stored_run_text(None) == ""
+    model.predict(probes=50)
+    monkeypatch.setattr(M, "STORE_RUN_CORE_SECONDS", 0.0)   # every predicted run counts as long
+    assert model.worth_storing()
+    run = model.new_run()
+    assert run.run_id is not None
+    run.set_rules(StopRules(batches=5))
+    run.run(workers=1)
+    info = model.stored_run_info()
+    n_batches = SurvoAtlasJob(3, 4).n_batches()
+    assert info.id == run.run_id and info.batches == 5
+    other = AtlasRunModel(store)
+    other.select(3, 4)
+    assert other.stored_run_info().id == run.run_id
+    assert f"stopped) has 5 of {n_batches} partitions" in other.stored_run_text(other.stored_run_info())
+    opened, puzzles = other.open_stored(info.id)
+    assert other.job is None                   # opening changes nothing; adopting does
+    resumed = other.adopt(opened, puzzles)
+    p = other.partition_progress()
+    assert p.batches_done == 5 and p.done[:5].all() and len(p.done) == n_batches
+    assert int(p.puzzles.sum()) == run.total.count > 0
+    resumed.run(workers=2)
+    whole = run_batches(SurvoAtlasJob(3, 4), 0, n_batches, workers=2).total
+    assert resumed.total.count == whole.count == KNOWN_COUNTS[(3, 4)]
+    assert np.array_equal(np.sort(resumed.total.records, axis=0), np.sort(whole.records, axis=0))
+    assert "is complete" in other.stored_run_text(other.stored_run_info())
+    other.predict(probes=50)
+    again = other.new_run()                    # one stored run per size: the old one goes
+    assert [r.id for r in store.runs(SurvoAtlasJob.kind)] == [again.run_id] != [run.run_id]
+    foreign = Run.create(GridCountJob("2x2"), 1, StopRules(batches=1), store=store)
+    with pytest.raises(StoreError, match="not an atlas"):
+        other.open_stored(foreign.run_id)
+
+
+def test_seed_comparison_cells_judge_only_a_complete_atlas():
+    from sudokustudio.survo.atlas import SEED_SWAPS_4x4, SEED_W_BINS_4x4, empty_result
+
+    alone = AtlasRunModel.seed_comparison(None)
+    assert (1, 3, str(SEED_SWAPS_4x4[3]), None) in alone.swaps_cells
+    assert all(ok is None for *_, ok in alone.swaps_cells + alone.w_cells) and "Run 4×4" in alone.summary
+    last = len(SEED_W_BINS_4x4)
+    empty = empty_result(4, 4)
+    judged = AtlasRunModel.seed_comparison(empty, complete=True)
+    assert (2, 3, "0", SEED_SWAPS_4x4[3] == 0) in judged.swaps_cells
+    assert (last, 2, "0", False) in judged.w_cells and (last, 1, "5327", None) in judged.w_cells
+    assert judged.summary == "No 4×4 puzzles in this atlas."
+    growing = AtlasRunModel.seed_comparison(empty, complete=False)
+    assert all(ok is None for *_, ok in growing.swaps_cells + growing.w_cells) and "Partial" in growing.summary

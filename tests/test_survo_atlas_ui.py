@@ -226,3 +226,28 @@ def test_big_atlas_sorts_off_the_ui_thread_and_shows_the_newest_rows(qtbot, monk
     fn, done = pending.pop()
     done(fn())
     assert not pending and np.array_equal(model.order, puzzle_order(newer, 4))
+
+
+def test_resume_carries_on_a_stored_run(qtbot, settings):
+    """A 3×4 run stopped after 5 batches in the app's store: the view offers Resume for that size,
+    says what the stored run holds, and carries it on to the whole atlas in the background."""
+    from sudokustudio.jobs.run import Run, StopRules
+    from sudokustudio.jobs.store import RunStore
+
+    job = SurvoAtlasJob(3, 4)
+    stored = Run.create(job, 0, StopRules(batches=5), store=RunStore(), name="survo atlas 3x4")
+    stored.run(workers=1)
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    view.size_box.setCurrentIndex(SIZES.index((2, 5)))
+    assert not view.resume_btn.isEnabled()
+    view.size_box.setCurrentIndex(SIZES.index((3, 4)))
+    assert view.resume_btn.isEnabled()
+    assert f"#{stored.run_id}, stopped) has 5 of {job.n_batches()} partitions" in view.status.text()
+    with qtbot.waitSignal(view.runOver, timeout=120_000):
+        view.resume()
+    assert view.result.count == 583 and "match" in view.status.text()
+    assert view.progress.value() == view.progress.maximum() == job.n_batches()
+    assert view.atlas.partition_progress().done.all() and view.resume_btn.isEnabled()
+    assert "is complete" in view.atlas.stored_run_text(view.atlas.stored_run_info())
+    view.shutdown()

@@ -243,6 +243,11 @@ class Run:
         with self._lock:
             return len(self._done)
 
+    def done_batch_indices(self) -> list[int]:
+        """The indices of the batches merged so far (stored ones included), ascending."""
+        with self._lock:
+            return sorted(self._done)
+
     @property
     def errors(self) -> list[str]:
         with self._lock:

@@ -2,7 +2,9 @@
 partition (batch of row-sum vectors) and the tables as plain rows for the view.
 
 The view asks the model for everything it shows: ``new_run`` gives the run
-(jobs.run.Run) it wraps for Qt, ``take_batch`` records each merged batch's
+(jobs.run.Run) it wraps for Qt (kept in the run store when it is long, so a
+crash loses only the batches in flight: ``stored_run_info`` finds it again and
+``open_stored`` rebuilds it to resume), ``take_batch`` records each merged batch's
 figures (cheap: counters only), and the view's timer asks for
 ``partition_progress``, ``swaps_rows``, ``w_rows``, ``summary_rows`` and
 the status and prediction texts.  ``predict`` is slow (Knuth's random
@@ -17,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from sudokustudio.jobs.run import Run, StopRules
+from sudokustudio.jobs.store import RunInfo, RunStore, StoreError
 from sudokustudio.survo import atlas as A
 from sudokustudio.survo.atlas.estimate import SizeEstimate, estimate_size
 from sudokustudio.survo.atlas.tables import AtlasTables, atlas_tables, write_tables_csv
@@ -31,6 +34,8 @@ SIZES = RUN_SIZES + PREDICT_SIZES
 PROBES = 400
 #: ask before a run predicted to take longer than this many core-seconds
 LONG_RUN_CORE_SECONDS = 600.0
+#: a run predicted to take longer than this many core-seconds is kept in the run store (resumable)
+STORE_RUN_CORE_SECONDS = 60.0
 #: CPU seconds of the two-row method measured here (the probe estimate is of the general search)
 TWO_ROW_CORE_SECONDS = {7: 0.05, 8: 0.3, 9: 3.5, 10: 65.0}
 
@@ -60,11 +65,25 @@ class PartitionProgress:
         return int(self.vectors[self.done].sum())
 
 
+#: a cell of a seed-001 table: (row, column, text, matches seed 001? None: not judged)
+SeedCell = tuple[int, int, str, "bool | None"]
+
+
+@dataclass(frozen=True)
+class SeedComparison:
+    """Seed 001's 4×4 tables beside an atlas's figures, as cells for the view."""
+
+    swaps_cells: list[SeedCell]   # rows: swaps, seed 001, computed; a column per number of swaps 0..9
+    w_cells: list[SeedCell]       # a row per W bin and "all": bin, seed count, computed, seed %, computed %
+    summary: str
+
+
 class AtlasRunModel:
     """State of the Atlas view (see the module docstring)."""
 
-    def __init__(self):
+    def __init__(self, store: RunStore | None = None):
         self.m, self.n = 3, 4
+        self.store = store
         self.job: A.SurvoAtlasJob | None = None
         self.predictions: dict[tuple[int, int], SizeEstimate] = {}
         self._vectors = np.zeros(0, np.int64)
@@ -145,19 +164,89 @@ class AtlasRunModel:
                   f"measured {_duration(c['measured_core_seconds'])}.")
 
     # ------------------------------------------------------------------ run
-    def new_run(self) -> Run:
-        """The run of the selected size (not started); resets the per-partition progress.
-        ValueError for a size beyond a run."""
-        if not self.runnable:
-            raise ValueError(f"{self.m}×{self.n} is beyond a run in the window (prediction only)")
-        self.job = A.SurvoAtlasJob(self.m, self.n)
+    def predicted_core_seconds(self) -> float | None:
+        """The selected size's predicted CPU (None while unknown)."""
+        if A.uses_two_rows(self.m, self.n):
+            return TWO_ROW_CORE_SECONDS.get(self.n)
+        est = self.prediction()
+        return None if est is None else est.core_seconds
+
+    def worth_storing(self) -> bool:
+        """Keep the run in the store?  Long ones (or big ones not predicted yet): a crash then
+        costs only the batches in flight."""
+        cost = self.predicted_core_seconds()
+        return self.store is not None and (cost > STORE_RUN_CORE_SECONDS if cost is not None
+                                           else self.m * self.n >= 18)
+
+    def stored_run_info(self) -> RunInfo | None:
+        """The newest stored atlas run of the selected size (None: none, or no store)."""
+        if self.store is None:
+            return None
+        try:
+            runs = self.store.runs(A.SurvoAtlasJob.kind)
+        except StoreError:
+            return None
+        return next((r for r in runs if (r.spec.get("m"), r.spec.get("n")) == (self.m, self.n)), None)
+
+    def stored_run_text(self, info: RunInfo | None) -> str:
+        """What a stored run of the size holds, for the view ('' for none)."""
+        if info is None:
+            return ""
+        whole = A.SurvoAtlasJob.from_spec(info.spec).n_batches()
+        if info.batches >= whole:
+            return f"A stored {self.m}×{self.n} run (#{info.id}) is complete: Resume shows it without recomputing."
+        state = ("running in another window" if info.status in ("running", "queued", "stopping")
+                 else info.status if info.status in ("interrupted", "failed") else "stopped")
+        return (f"A stored {self.m}×{self.n} run (#{info.id}, {state}) has {info.batches:,} of {whole:,} partitions: "
+                f"Resume carries it on.")
+
+    def _start_partitions(self) -> None:
         bounds = self.job.plan()[1]
         self._vectors = np.diff(bounds).astype(np.int64)
         k = len(self._vectors)
         self._done = np.zeros(k, bool)
         self._puzzles = np.zeros(k, np.int64)
         self._cpu = np.zeros(k)
-        return Run(self.job, 0, StopRules(batches=self.job.n_batches()))
+
+    def new_run(self) -> Run:
+        """The run of the selected size (not started); resets the per-partition progress.  A long
+        run is kept in the store, which keeps one run per size (older ones are deleted).
+        ValueError for a size beyond a run."""
+        if not self.runnable:
+            raise ValueError(f"{self.m}×{self.n} is beyond a run in the window (prediction only)")
+        self.job = A.SurvoAtlasJob(self.m, self.n)
+        self._start_partitions()
+        rules = StopRules(batches=self.job.n_batches())
+        if not self.worth_storing():
+            return Run(self.job, 0, rules)
+        try:
+            old = self.stored_run_info()
+            if old is not None:
+                self.store.delete_run(old.id)
+            return Run.create(self.job, 0, rules, store=self.store, name=f"survo atlas {self.m}x{self.n}")
+        except StoreError:   # a store that cannot write: the run still goes, unsaved
+            return Run(self.job, 0, rules)
+
+    def open_stored(self, run_id: int) -> tuple[Run, np.ndarray]:
+        """(stored run ``run_id`` rebuilt, puzzles per partition): slow for a big atlas, so call it
+        off the UI thread; it changes nothing here (``adopt`` does, on the UI thread).  StoreError
+        for a damaged or missing run, or one that is not an atlas."""
+        run = Run.open(self.store, run_id)
+        if run.job.kind != A.SurvoAtlasJob.kind:
+            raise StoreError(f"run {run_id} is a {run.job.kind} run, not an atlas")
+        return run, self.partitions_of(run.total)[1]
+
+    def adopt(self, run: Run, puzzles: np.ndarray) -> Run:
+        """Take an opened stored run (``open_stored``) as the view's run, set to run every batch
+        (those stored are kept), its stored partitions marked done."""
+        run.set_rules(StopRules(batches=run.job.n_batches()))
+        self.job = run.job
+        self.select(self.job.m, self.job.n)
+        self._start_partitions()
+        done = run.done_batch_indices()
+        self._done[done] = True
+        self._puzzles[done] = puzzles[done]
+        return run
 
     def take_batch(self, index: int, result: A.AtlasResult) -> None:
         """Record one merged batch (its counters only)."""
@@ -227,6 +316,35 @@ class AtlasRunModel:
         """PREFIX_swaps.csv, PREFIX_w.csv, PREFIX_summary.csv (OSError if they cannot be written)."""
         return write_tables_csv(str(prefix), atlas_tables(result))
 
+    @staticmethod
+    def seed_comparison(result: A.AtlasResult | None, complete: bool = True) -> SeedComparison:
+        """Seed 001's 4×4 tables with ``result``'s figures beside them (a 4×4 atlas, or None for
+        the seed's alone); cells are judged only for a ``complete`` atlas."""
+        swaps = result.swaps_hist() if result is not None else []
+        swaps_cells: list[SeedCell] = []
+        for k in range(10):
+            seed = A.SEED_SWAPS_4x4[k]
+            v = swaps[k] if k < len(swaps) else 0
+            swaps_cells += [(0, k, str(k), None), (1, k, str(seed), None),
+                            (2, k, "–", None) if result is None else (2, k, str(v), v == seed if complete else None)]
+        computed = None if result is None else result.w_table(
+            [(lab, *A._bin_limits(lab)) for lab, _, _ in A.SEED_W_BINS_4x4])
+        rows = [(lab, freq, pct, None if computed is None else computed[i][1:])
+                for i, (lab, freq, pct) in enumerate(A.SEED_W_BINS_4x4)]
+        rows.append(("all", 5327, A.SEED_ALL_UNDER6_4x4,
+                     None if result is None else (result.count, result.under6_percent())))
+        w_cells: list[SeedCell] = []
+        for row, (lab, freq, pct, got) in enumerate(rows):
+            w_cells += [(row, 0, lab, None), (row, 1, str(freq), None), (row, 3, f"{pct:.1f} %", None)]
+            if got is None:
+                w_cells += [(row, 2, "–", None), (row, 4, "–", None)]
+            else:
+                k, p = got
+                w_cells += [(row, 2, str(k), (k == freq) if complete else None),
+                            (row, 4, "–" if k == 0 and lab != "all" else f"{p:.2f} %",
+                             A.pct_as_printed(p, pct) if complete else None)]
+        return SeedComparison(swaps_cells, w_cells, _seed_summary(result, complete))
+
     # ------------------------------------------------------------------ status
     def status_text(self, result: A.AtlasResult, running: bool, complete: bool, elapsed: float | None,
                     progress: PartitionProgress | None = None) -> str:
@@ -287,6 +405,21 @@ def sort_order(keys, descending: bool = False) -> np.ndarray:
         packed <<= width
         packed |= (hi - k) if descending else (k - lo)
     return np.argsort(packed, kind="stable").astype(np.int64)
+
+
+def _seed_summary(result: A.AtlasResult | None, complete: bool) -> str:
+    if result is None:
+        return ("Run 4×4 (or open a 4×4 atlas file) to compare with seed 001's tables; "
+                "seed 001: swaps mean ≈ 4, sd ≈ 1.6, chi-square inside (0.25, 8.25).")
+    if not complete:
+        return "Partial run: the computed columns are still growing."
+    if not result.count:
+        return "No 4×4 puzzles in this atlas."
+    cmp = A.compare_with_seed(result)
+    verdict = "all of seed 001's figures reproduced" if cmp["all_match"] else "DIFFERENCES from seed 001"
+    return (f"{verdict}: mean swaps {cmp['swaps_mean_sd']['mean']:.3f}, sd {cmp['swaps_mean_sd']['sd']:.3f}; "
+            f"chi-square {cmp['chi2']['min']:.3f} … {cmp['chi2']['max']:.3f} "
+            f"({'inside' if cmp['chi2']['match'] else 'NOT inside'} (0.25, 8.25)).")
 
 
 def _duration(seconds: float) -> str:

@@ -6,7 +6,8 @@ before a run and how good it was after; export the tables as CSV and double-clic
 play it on the board.
 
 A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the sizes, the prediction,
-the run and the table rows; the view draws them on a timer (4 Hz), never per batch."""
+the run and the table rows; the view draws them on a timer (4 Hz), never per batch.  A long run
+is kept in the app's run store: after a crash or a closed window, Resume carries it on."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -20,6 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QComboBox, QFileDialog, QGroup
                                QTableWidget, QTableWidgetItem, QVBoxLayout, QWidget)
 
 from sudokustudio.jobs.qt import QtRun, kernel_gate, window_executor
+from sudokustudio.jobs.store import RunStore, StoreError
 from sudokustudio.models.survo_atlas import SIZES, AtlasRunModel, size_label
 from sudokustudio.survo import atlas as A
 from sudokustudio.ui import style
@@ -50,7 +52,11 @@ class AtlasView(QWidget):
         super().__init__(parent)
         self.settings = settings
         self.runner = None
-        self.atlas = AtlasRunModel()
+        try:
+            store = RunStore()
+        except StoreError:   # runs still go, unsaved (the Estimator tab says why)
+            store = None
+        self.atlas = AtlasRunModel(store)
         self.job: A.SurvoAtlasJob | None = None
         self.result: A.AtlasResult | None = None
         self._shown_batches = -1
@@ -163,6 +169,12 @@ class AtlasView(QWidget):
         self.run_btn = QPushButton("Run")
         self.run_btn.setToolTip("Enumerate every uniquely solvable open puzzle of this size (Ctrl+R)")
         self.run_btn.clicked.connect(lambda: when_kernels_ready(("survo-atlas",), self.start, self, "Atlas"))
+        self.resume_btn = QPushButton("Resume")
+        self.resume_btn.setToolTip("Carry on this size's stored run where it stopped (a long run is kept in the "
+                                   "run store as it goes, so a crash or a closed window loses only the batches "
+                                   "in progress)")
+        self.resume_btn.setEnabled(False)
+        self.resume_btn.clicked.connect(lambda: when_kernels_ready(("survo-atlas",), self.resume, self, "Atlas"))
         self.cancel_btn = QPushButton("Cancel")
         self.cancel_btn.setToolTip("Stop after the batches in progress (Esc)")
         self.cancel_btn.setEnabled(False)
@@ -180,7 +192,8 @@ class AtlasView(QWidget):
         self.play_btn = QPushButton("Play selected")
         self.play_btn.setToolTip("Open the selected puzzle on the board (or double-click it)")
         self.play_btn.clicked.connect(self._play_selected)
-        for b in (self.run_btn, self.cancel_btn, self.open_btn, self.save_btn, self.csv_btn, self.play_btn):
+        for b in (self.run_btn, self.resume_btn, self.cancel_btn, self.open_btn, self.save_btn, self.csv_btn,
+                  self.play_btn):
             bar.addWidget(b)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m partitions")
@@ -236,24 +249,52 @@ class AtlasView(QWidget):
             ans = QMessageBox.question(self, "Long run", self.atlas.prediction_text() + "\n\nStart anyway?")
             if ans != QMessageBox.Yes:
                 return
+        stored = self.atlas.stored_run_info()
+        if stored is not None and self.atlas.worth_storing():
+            ans = QMessageBox.question(self, "Start over?", self.atlas.stored_run_text(stored)
+                                       + "\n\nA new run replaces it. Start over?")
+            if ans != QMessageBox.Yes:
+                return
         try:
             run = self.atlas.new_run()
         except ValueError as exc:
             QMessageBox.warning(self, "Atlas", str(exc))
             return
+        self._launch(run, f"Enumerating {m}×{n}…")
+
+    def resume(self) -> None:
+        """Read this size's stored run in the background, then carry it on."""
+        if (self.runner is not None and self.runner.live) or self.calls.busy("open run"):
+            return
+        info = self.atlas.stored_run_info()
+        if info is None:
+            return
+        self.run_btn.setEnabled(False)
+        self.resume_btn.setEnabled(False)
+        self.status.setText(f"Reading stored run #{info.id} ({info.batches:,} partitions)…")
+
+        def failed(exc: BaseException) -> None:
+            show_error(self, "Atlas: stored run", exc)
+            self._size_changed()
+
+        self.calls.submit("open run", lambda: self.atlas.open_stored(info.id),
+                          on_done=lambda opened: self._launch(self.atlas.adopt(*opened),
+                                                              f"Resuming {info.spec['m']}×{info.spec['n']}…"),
+                          on_error=failed)
+
+    def _launch(self, run, text: str) -> None:
         self.job = self.atlas.job
         self.runner = QtRun(run, self)
         self.runner.batchDone.connect(self.atlas.take_batch)
         self.runner.finished.connect(self._finished)
         self.runner.failed.connect(self._failed)
         self.progress.setRange(0, self.job.n_batches())
-        self.progress.setValue(0)
+        self.progress.setValue(run.batches_done)
         self.result, self._shown_batches = None, -1
-        self.run_btn.setEnabled(False)
-        self.size_box.setEnabled(False)
-        self.open_btn.setEnabled(False)
+        for b in (self.run_btn, self.resume_btn, self.size_box, self.open_btn):
+            b.setEnabled(False)
         self.cancel_btn.setEnabled(True)
-        self.status.setText(f"Enumerating {m}×{n}…")
+        self.status.setText(text)
         self.runner.start(window_executor(self.settings), kernel_gate())
         self.timer.start()
 
@@ -281,6 +322,7 @@ class AtlasView(QWidget):
         self.size_box.setEnabled(True)
         self.open_btn.setEnabled(True)
         self.cancel_btn.setEnabled(False)
+        self._show_resumable()
         self.runOver.emit(status)
 
     def _refresh(self, final: bool = False) -> None:
@@ -303,11 +345,23 @@ class AtlasView(QWidget):
     def _size_changed(self) -> None:
         m, n = self.selected_size()
         self.atlas.select(m, n)
-        self.run_btn.setEnabled(self.atlas.runnable and not (self.runner is not None and self.runner.live))
+        live = self.runner is not None and self.runner.live
+        self.run_btn.setEnabled(self.atlas.runnable and not live)
         self.prediction.setText(self.atlas.prediction_text())
+        if not live:
+            self._show_resumable(status=True)
         # predicted when the view is seen (not for a hidden view: its probes would outlive it)
         if self.isVisible() and self.atlas.wants_prediction() and not self.calls.busy("predict"):
             when_kernels_ready(("survo-atlas",), self._predict, self, "Atlas prediction")
+
+    def _show_resumable(self, status: bool = False) -> None:
+        """Resume on for a stored run of the selected size (not while a run goes); with ``status``,
+        say what the stored run holds in the status line."""
+        info = self.atlas.stored_run_info()
+        live = self.runner is not None and self.runner.live
+        self.resume_btn.setEnabled(info is not None and not live and not self.calls.busy("open run"))
+        if status and info is not None:
+            self.status.setText(self.atlas.stored_run_text(info))
 
     def showEvent(self, event) -> None:
         super().showEvent(event)
@@ -392,58 +446,11 @@ class AtlasView(QWidget):
                                              pen=pg.mkPen("w"), name="seed 001"))
 
     def _show_seed_tables(self, result: A.AtlasResult | None = None, complete: bool = True) -> None:
-        swaps = result.swaps_hist() if result is not None else []
-        for k in range(10):
-            self._cell(self.swaps_table, 0, k, str(k))
-            self._cell(self.swaps_table, 1, k, str(A.SEED_SWAPS_4x4[k]))
-            if result is None:
-                self._cell(self.swaps_table, 2, k, "–")
-            else:
-                v = swaps[k] if k < len(swaps) else 0
-                self._cell(self.swaps_table, 2, k, str(v), v == A.SEED_SWAPS_4x4[k] if complete else None)
-        computed = None
-        if result is not None:
-            computed = result.w_table([(lab, *A._bin_limits(lab)) for lab, _, _ in A.SEED_W_BINS_4x4])
-        for row, (lab, freq, pct) in enumerate(A.SEED_W_BINS_4x4):
-            self._cell(self.w_table, row, 0, lab)
-            self._cell(self.w_table, row, 1, str(freq))
-            self._cell(self.w_table, row, 3, f"{pct:.1f} %")
-            if computed is None:
-                self._cell(self.w_table, row, 2, "–")
-                self._cell(self.w_table, row, 4, "–")
-            else:
-                _, k, p = computed[row]
-                ok = complete
-                self._cell(self.w_table, row, 2, str(k), (k == freq) if ok else None)
-                self._cell(self.w_table, row, 4, "–" if k == 0 else f"{p:.2f} %",
-                           A.pct_as_printed(p, pct) if ok else None)
-        last = len(A.SEED_W_BINS_4x4)
-        self._cell(self.w_table, last, 0, "all")
-        self._cell(self.w_table, last, 1, "5327")
-        self._cell(self.w_table, last, 3, f"{A.SEED_ALL_UNDER6_4x4:.1f} %")
-        if result is None:
-            self._cell(self.w_table, last, 2, "–")
-            self._cell(self.w_table, last, 4, "–")
-            self.seed_summary.setText("Run 4×4 (or open a 4×4 atlas file) to compare with seed 001's tables; "
-                                      "seed 001: swaps mean ≈ 4, sd ≈ 1.6, chi-square inside (0.25, 8.25).")
-        else:
-            self._cell(self.w_table, last, 2, str(result.count), (result.count == 5327) if complete else None)
-            u6 = result.under6_percent()
-            self._cell(self.w_table, last, 4, f"{u6:.2f} %", A.pct_as_printed(u6, A.SEED_ALL_UNDER6_4x4)
-                       if complete else None)
-            if complete:
-                cmp = A.compare_with_seed(result)
-                verdict = "all of seed 001's figures reproduced" if cmp["all_match"] else "DIFFERENCES from seed 001"
-                if result.count:
-                    self.seed_summary.setText(
-                        f"{verdict}: mean swaps {cmp['swaps_mean_sd']['mean']:.3f}, "
-                        f"sd {cmp['swaps_mean_sd']['sd']:.3f}; chi-square {cmp['chi2']['min']:.3f} … "
-                        f"{cmp['chi2']['max']:.3f} "
-                        f"({'inside' if cmp['chi2']['match'] else 'NOT inside'} (0.25, 8.25)).")
-                else:
-                    self.seed_summary.setText("No 4×4 puzzles in this atlas.")
-            else:
-                self.seed_summary.setText("Partial run: the computed columns are still growing.")
+        seed = self.atlas.seed_comparison(result, complete)
+        for table, cells in ((self.swaps_table, seed.swaps_cells), (self.w_table, seed.w_cells)):
+            for row, col, text, ok in cells:
+                self._cell(table, row, col, text, ok)
+        self.seed_summary.setText(seed.summary)
 
     @staticmethod
     def _cell(table: QTableWidget, row: int, col: int, text: str, ok: bool | None = None) -> None:
