@@ -1,6 +1,7 @@
 """The Atlas view's model without Qt: sizes, prediction, per-partition progress, table rows, CSV."""
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -134,6 +135,9 @@ def test_a_long_run_is_stored_and_another_window_resumes_it(tmp_path, monkeypatc
     other.select(3, 4)
     assert other.stored_run_info().id == run.run_id
     assert f"stopped) has 5 of {n_batches} partitions" in other.stored_run_text(other.stored_run_info())
+    assert other.resumable(info)
+    driven = dataclasses.replace(info, status="running")   # as a live run of another process reads
+    assert not other.resumable(driven) and "running in another process" in other.stored_run_text(driven)
     opened, puzzles = other.open_stored(info.id)
     assert other.job is None                   # opening changes nothing; adopting does
     resumed = other.adopt(opened, puzzles)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from sudokustudio.jobs.run import Run, StopRules
+from sudokustudio.jobs.run import Run, Status, StopRules
 from sudokustudio.jobs.store import RunInfo, RunStore, StoreError
 from sudokustudio.survo import atlas as A
 from sudokustudio.survo.atlas.estimate import SizeEstimate, estimate_size
@@ -188,6 +188,11 @@ class AtlasRunModel:
             return None
         return next((r for r in runs if (r.spec.get("m"), r.spec.get("n")) == (self.m, self.n)), None)
 
+    @staticmethod
+    def resumable(info: RunInfo | None) -> bool:
+        """Can this window carry the stored run on?  (Not while another process drives it.)"""
+        return info is not None and not _live(info)
+
     def stored_run_text(self, info: RunInfo | None) -> str:
         """What a stored run of the size holds, for the view ('' for none)."""
         if info is None:
@@ -195,7 +200,7 @@ class AtlasRunModel:
         whole = A.SurvoAtlasJob.from_spec(info.spec).n_batches()
         if info.batches >= whole:
             return f"A stored {self.m}×{self.n} run (#{info.id}) is complete: Resume shows it without recomputing."
-        state = ("running in another window" if info.status in ("running", "queued", "stopping")
+        state = ("running in another process" if _live(info)
                  else info.status if info.status in ("interrupted", "failed") else "stopped")
         return (f"A stored {self.m}×{self.n} run (#{info.id}, {state}) has {info.batches:,} of {whole:,} partitions: "
                 f"Resume carries it on.")
@@ -405,6 +410,15 @@ def sort_order(keys, descending: bool = False) -> np.ndarray:
         packed <<= width
         packed |= (hi - k) if descending else (k - lo)
     return np.argsort(packed, kind="stable").astype(np.int64)
+
+
+def _live(info: RunInfo) -> bool:
+    """Is another process driving the stored run?  (Opening the store marks a dead owner's
+    run "interrupted".)"""
+    try:
+        return Status(info.status).live
+    except ValueError:   # a status this version does not know: not ours to drive
+        return True
 
 
 def _seed_summary(result: A.AtlasResult | None, complete: bool) -> str:

@@ -267,7 +267,7 @@ class AtlasView(QWidget):
         if (self.runner is not None and self.runner.live) or self.calls.busy("open run"):
             return
         info = self.atlas.stored_run_info()
-        if info is None:
+        if not self.atlas.resumable(info):
             return
         self.run_btn.setEnabled(False)
         self.resume_btn.setEnabled(False)
@@ -359,7 +359,7 @@ class AtlasView(QWidget):
         say what the stored run holds in the status line."""
         info = self.atlas.stored_run_info()
         live = self.runner is not None and self.runner.live
-        self.resume_btn.setEnabled(info is not None and not live and not self.calls.busy("open run"))
+        self.resume_btn.setEnabled(self.atlas.resumable(info) and not live and not self.calls.busy("open run"))
         if status and info is not None:
             self.status.setText(self.atlas.stored_run_text(info))
 
