@@ -37,3 +37,9 @@ def load_puzzles(path, limit=None) -> np.ndarray:
 
     arr = read_puzzles(path).puzzles
     return arr if limit is None else arr[:limit]
+
+
+def sorted_records(result) -> np.ndarray:
+    """An atlas's records in margin order (row sums, then column sums): the same puzzles compare
+    equal whatever order batches or methods found them in."""
+    return result.records[np.lexsort(result.records[:, :result.m + result.n].T[::-1])]

@@ -6,6 +6,7 @@ import math
 
 import numpy as np
 import pytest
+from conftest import sorted_records
 
 from sudokustudio.models.survo_atlas import PREDICT_SIZES, RUN_SIZES, SIZES, AtlasRunModel, size_label
 from sudokustudio.survo.atlas import KNOWN_COUNTS, merge_results
@@ -147,7 +148,7 @@ def test_a_long_run_is_stored_and_another_window_resumes_it(tmp_path, monkeypatc
     resumed.run(workers=2)
     whole = run_batches(SurvoAtlasJob(3, 4), 0, n_batches, workers=2).total
     assert resumed.total.count == whole.count == KNOWN_COUNTS[(3, 4)]
-    assert np.array_equal(np.sort(resumed.total.records, axis=0), np.sort(whole.records, axis=0))
+    assert np.array_equal(sorted_records(resumed.total), sorted_records(whole))
     assert "is complete" in other.stored_run_text(other.stored_run_info())
     other.predict(probes=50)
     again = other.new_run()                    # one stored run per size: the old one goes
@@ -171,3 +172,25 @@ def test_seed_comparison_cells_judge_only_a_complete_atlas():
     assert judged.summary == "No 4×4 puzzles in this atlas."
     growing = AtlasRunModel.seed_comparison(empty, complete=False)
     assert all(ok is None for *_, ok in growing.swaps_cells + growing.w_cells) and "Partial" in growing.summary
+
+
+def test_a_run_stored_by_the_older_method_resumes_with_its_own_plan(tmp_path):
+    """A 3×5 run stored with method "rows" (every row-sum vector: before complement pairs) keeps
+    its batch numbering when reopened: its partitions are the rows plan's, and it ends whole."""
+    from sudokustudio.jobs.run import Run, StopRules
+    from sudokustudio.jobs.store import RunStore
+    from sudokustudio.survo.atlas import SurvoAtlasJob
+
+    store = RunStore(tmp_path / "runs.db")
+    old = SurvoAtlasJob(3, 5, "rows")
+    assert old.n_batches() != SurvoAtlasJob(3, 5).n_batches()
+    run = Run.create(old, 0, StopRules(batches=4), store=store)
+    run.run(workers=1)
+    model = AtlasRunModel(store)
+    model.select(3, 5)
+    resumed = model.adopt(*model.open_stored(run.run_id))
+    p = model.partition_progress()
+    assert resumed.job.spec["method"] == "rows" and len(p.done) == old.n_batches() and p.batches_done == 4
+    assert int(p.puzzles.sum()) == run.total.count
+    resumed.run(workers=2)
+    assert resumed.total.count == KNOWN_COUNTS[(3, 5)]

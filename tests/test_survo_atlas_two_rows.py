@@ -3,15 +3,12 @@ counters as the general enumeration, a case checked by hand, and its batch plan.
 from __future__ import annotations
 
 import numpy as np
+from conftest import sorted_records
 import pytest
 
 from sudokustudio.survo.atlas import (KNOWN_COUNTS, SurvoAtlasJob, batch_plan, check_size, merge_results,
                                       row_sum_vectors, run_prefixes, run_vectors, two_row_plan)
 from sudokustudio.survo.atlas.two_rows import prefixes_and_work
-
-
-def _sorted_records(result):
-    return result.records[np.lexsort(result.records[:, :result.m + result.n].T[::-1])]
 
 
 def _two_rows(n):
@@ -25,7 +22,7 @@ def test_same_records_and_counters_as_the_general_method(n):
     general = run_vectors(2, n, row_sum_vectors(2, n))
     assert fast.count == general.count == KNOWN_COUNTS[(2, n)]
     # row sums, column sums, solution, setup, W and swaps, puzzle by puzzle
-    assert np.array_equal(_sorted_records(fast), _sorted_records(general))
+    assert np.array_equal(sorted_records(fast), sorted_records(general))
     assert np.allclose(np.sort(fast.chi2), np.sort(general.chi2), rtol=0, atol=1e-12)
     # trade-free tables met and margins met by exactly one of them: the same figures
     assert (fast.tables, fast.candidates) == (general.tables, general.candidates)
@@ -91,7 +88,7 @@ def test_batch_plan_and_merge():
     rev = job.empty()
     for p in reversed(parts):
         rev = merge_results(p, rev)
-    assert np.array_equal(_sorted_records(rev), _sorted_records(whole))
+    assert np.array_equal(sorted_records(rev), sorted_records(whole))
     assert rev.tables == whole.tables and rev.candidates == whole.candidates
 
 

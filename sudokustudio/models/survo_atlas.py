@@ -239,7 +239,7 @@ class AtlasRunModel:
         run = Run.open(self.store, run_id)
         if run.job.kind != A.SurvoAtlasJob.kind:
             raise StoreError(f"run {run_id} is a {run.job.kind} run, not an atlas")
-        return run, self.partitions_of(run.total)[1]
+        return run, self.partitions_of(run.total, run.job)[1]
 
     def adopt(self, run: Run, puzzles: np.ndarray) -> Run:
         """Take an opened stored run (``open_stored``) as the view's run, set to run every batch
@@ -261,11 +261,12 @@ class AtlasRunModel:
             self._cpu[index] = result.cpu_seconds
 
     @staticmethod
-    def partitions_of(result: A.AtlasResult) -> tuple[np.ndarray, np.ndarray]:
-        """(row-sum vectors, puzzles) per batch of a finished atlas, its puzzles counted from
-        their row sums (the batch plan depends only on the size).  Changes nothing: a
-        worker thread may call it while the window shows the model."""
-        job = A.SurvoAtlasJob(result.m, result.n)
+    def partitions_of(result: A.AtlasResult, job: A.SurvoAtlasJob | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(row-sum vectors, puzzles) per batch of an atlas, its puzzles counted from their row
+        sums (the batch plan depends only on the size and the method: ``job``'s, else today's
+        for the size).  Changes nothing: a worker thread may call it while the window shows
+        the model."""
+        job = job if job is not None else A.SurvoAtlasJob(result.m, result.n)
         vectors = np.diff(job.plan()[1]).astype(np.int64)
         return vectors, np.bincount(job.batch_of(result), minlength=len(vectors)).astype(np.int64)
 

@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.survo.atlas.arrange import arrange_rows, place_rows_in_order
+from sudokustudio.survo.atlas.plan import complement_vectors
 from sudokustudio.survo.atlas.result import AtlasResult, record_width
 from sudokustudio.survo.atlas.trades import PERM3, hash_slot, row_pairings, shuffle_trade
 from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
@@ -359,12 +360,23 @@ def cycle_counts(tables: np.ndarray, solutions: np.ndarray) -> np.ndarray:
     return (low == np.arange(N)[None, :]).sum(axis=1)
 
 
-def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> AtlasResult:
-    """The atlas part for the given sorted row-sum vectors (one batch)."""
-    t0 = time.thread_time()
-    plan = make_plan(m, n)
-    rows, grid, trades = make_workspace(m, n)
-    vectors = np.ascontiguousarray(vectors, dtype=np.int64).reshape(-1, m)
+def complement_records(m: int, n: int, records: np.ndarray) -> np.ndarray:
+    """The records of the complementary puzzles (every number v -> N + 1 - v; rows and columns
+    reversed, so the sums still increase), margins and solution only: ``complete_records``
+    fills the rest."""
+    N = m * n
+    o = m + n
+    out = np.zeros_like(records)
+    out[:, :m] = n * (N + 1) - records[:, m - 1::-1]
+    out[:, m:o] = m * (N + 1) - records[:, o - 1:m - 1:-1]
+    sols = records[:, o:o + N].reshape(-1, m, n)
+    out[:, o:o + N] = (N + 1 - sols[:, ::-1, ::-1]).reshape(-1, N)
+    return out
+
+
+def _enumerate(m: int, n: int, vectors: np.ndarray, verify: bool, arrays) -> tuple[np.ndarray, int, int]:
+    """(records with margins and solution, trade-free tables, candidates checked) of the vectors."""
+    plan, rows, grid, trades = arrays
     rec_cap = 1 << 12
     parts = []
     tables = candidates = 0
@@ -383,5 +395,24 @@ def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True) -> Atl
         candidates += int(counters[2])
         done += int(counters[4])
     records = np.concatenate(parts) if parts else np.zeros((0, record_width(m, n)), np.int64)
+    return records, tables, candidates
+
+
+def run_vectors(m: int, n: int, vectors: np.ndarray, verify: bool = True, pairs: bool = False) -> AtlasResult:
+    """The atlas part for the given sorted row-sum vectors (one batch).  With ``pairs`` each
+    vector stands for its complement pair (``plan.pair_vectors``): the complement's puzzles are
+    made from the vector's own (``complement_records``), and the table and candidate counters
+    count both, as a search over both vectors would."""
+    t0 = time.thread_time()
+    arrays = (make_plan(m, n), *make_workspace(m, n))
+    vectors = np.ascontiguousarray(vectors, dtype=np.int64).reshape(-1, m)
+    if pairs:
+        alone = np.all(complement_vectors(m, n, vectors) == vectors, axis=1)
+        own, t1, c1 = _enumerate(m, n, np.ascontiguousarray(vectors[alone]), verify, arrays)
+        twin, t2, c2 = _enumerate(m, n, np.ascontiguousarray(vectors[~alone]), verify, arrays)
+        records = np.concatenate([own, twin, complement_records(m, n, twin)])
+        tables, candidates = t1 + 2 * t2, c1 + 2 * c2
+    else:
+        records, tables, candidates = _enumerate(m, n, vectors, verify, arrays)
     chi2 = complete_records(m, n, records)
     return AtlasResult(m, n, records, chi2, tables, candidates, len(vectors), time.thread_time() - t0)

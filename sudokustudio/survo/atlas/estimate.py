@@ -1,7 +1,8 @@
 """Size and cost of an atlas before running it: Knuth's random-probe estimator on the
 atlas's own search tree (issue 16, item 2).
 
-A probe walks from the root to a leaf: a row-sum vector drawn uniformly, then
+A probe walks from the root to a leaf: a row-sum vector drawn uniformly (of one per
+complement pair where the run searches those, ``plan.pair_vectors``), then
 at every level of the real search (row sets of the partition, then row
 arrangements) all children the search would visit are listed with the same
 tests, and one is drawn uniformly.  The product of the numbers of children
@@ -31,7 +32,7 @@ from numba import njit
 
 from sudokustudio.survo.atlas.arrange import _enter_row, _next_candidate, _place, _record_leaf, place_rows_in_order
 from sudokustudio.survo.atlas.enumeration import _mask_values
-from sudokustudio.survo.atlas.plan import row_sum_vectors
+from sudokustudio.survo.atlas.plan import pair_vectors, row_sum_vectors, uses_complements
 from sudokustudio.survo.atlas.trades import row_pairings
 from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 
@@ -181,24 +182,28 @@ class SizeEstimate:
 def estimate_size(m: int, n: int, probes: int = 2000, seed: int = 0, chunk: int = 200) -> SizeEstimate:
     """Knuth's estimate from ``probes`` probes (explicit seed: the same figures every time)."""
     t0 = time.thread_time()
-    vectors = row_sum_vectors(m, n)
+    pairs = uses_complements(m, n)   # the run searches one vector per complement pair: so do the probes
+    vectors, alone = pair_vectors(m, n) if pairs else (row_sum_vectors(m, n), None)
     plan = make_plan(m, n)
     rows, grid, trades = make_workspace(m, n)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, m, n])))
     picks = np.zeros(max(len(plan.masks), int(plan.fact[n])) + 1, np.int64)
     res = np.zeros((probes, 3))
+    drawn = np.zeros(probes, np.int64)
     # load (or compile) the kernel before any timing: no probe, same types
     probe_kernel(m, n, vectors, np.zeros(0, np.int64), plan, rows, grid, trades, np.zeros((0, 2 * m)), picks, res[:0])
     work_time = 0.0
     for a in range(0, probes, chunk):
         b = min(probes, a + chunk)
         which = rng.integers(len(vectors), size=b - a)
+        drawn[a:b] = which
         uniforms = rng.random((b - a, 2 * m))
         t1 = time.thread_time()
         probe_kernel(m, n, vectors, which, plan, rows, grid, trades, uniforms, picks, res[a:b])
         work_time += time.thread_time() - t1
     V = float(len(vectors))
-    leaves = V * res[:, 0]
+    # a pair's search also stands for its complement's tables (the run counts both)
+    leaves = V * res[:, 0] * (1.0 if alone is None else np.where(alone[drawn], 1.0, 2.0))
     work = V * res[:, 1]
     mean_l, mean_w = float(leaves.mean()), float(work.mean())
     re_l = float(leaves.std(ddof=1) / (mean_l * math.sqrt(probes))) if mean_l > 0 else float("inf")

@@ -1,13 +1,15 @@
 """The atlas as a batch job (core.batch protocol): batch b covers a fixed group of row-sum
-vectors, so every table with given row sums is met inside one batch; two-row sizes
-(``two_rows``) group column-sum vectors by their first sums instead."""
+vectors, so every table with given row sums is met inside one batch (for 3 <= m < n, one
+vector per complement pair: ``plan.pair_vectors``); two-row sizes (``two_rows``) group
+column-sum vectors by their first sums instead."""
 from __future__ import annotations
 
 import numpy as np
 
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.survo.atlas.enumeration import run_vectors
-from sudokustudio.survo.atlas.plan import batch_plan, check_size, row_sum_vectors, uses_two_rows
+from sudokustudio.survo.atlas.plan import (batch_plan, check_size, complement_vectors, lex_less, row_sum_vectors,
+                                           uses_complements, uses_two_rows)
 from sudokustudio.survo.atlas.result import AtlasResult, empty_result, merge_results
 from sudokustudio.survo.atlas.two_rows import run_prefixes, two_row_plan
 
@@ -15,10 +17,11 @@ from sudokustudio.survo.atlas.two_rows import run_prefixes, two_row_plan
 class SurvoAtlasJob(BatchJob):
     """Every essentially different uniquely solvable open m×n Survo puzzle, in batches.
 
-    Batch b covers a fixed group of row-sum vectors (``batch_plan``), or for
-    two rows (n >= 3) of column-sum prefixes (``two_rows.two_row_plan``); the
-    run seed is unused (the enumeration is exact).  ``n_batches()`` batches
-    make the whole atlas.
+    Batch b covers a fixed group of row-sum vectors (``batch_plan``; with
+    method "pairs", of complement pairs of them, each met by enumerating one),
+    or for two rows (n >= 3) of column-sum prefixes (``two_rows.two_row_plan``);
+    the run seed is unused (the enumeration is exact).  ``n_batches()``
+    batches make the whole atlas.
     """
 
     kind = "survo_atlas"
@@ -28,20 +31,25 @@ class SurvoAtlasJob(BatchJob):
     live_total_in_order = True
 
     def __init__(self, m: int, n: int, method: str | None = None):
-        """``method``: "rows" (row-sum batches, every size) or "two-rows" (2×n, n >= 3);
-        None takes the faster one for the size.  It is part of the stored spec: the two
-        methods number their batches differently."""
+        """``method``: "rows" (row-sum batches, every size), "pairs" (row-sum batches over
+        complement pairs, 3 <= m < n: half the search) or "two-rows" (2×n, n >= 3); None takes
+        the fastest for the size.  It is part of the stored spec: the methods number their
+        batches differently (a run stored with "rows" resumes with "rows")."""
         m, n = int(m), int(n)
         check_size(m, n)
         if method is None:
-            method = "two-rows" if uses_two_rows(m, n) else "rows"
-        if method not in ("rows", "two-rows") or (method == "two-rows" and not uses_two_rows(m, n)):
-            raise ValueError(f"atlas method {method!r} for {m}×{n}: 'rows', or 'two-rows' for 2×n with n >= 3")
+            method = "two-rows" if uses_two_rows(m, n) else "pairs" if uses_complements(m, n) else "rows"
+        if (method not in ("rows", "pairs", "two-rows") or (method == "two-rows" and not uses_two_rows(m, n))
+                or (method == "pairs" and not uses_complements(m, n))):
+            raise ValueError(f"atlas method {method!r} for {m}×{n}: 'rows', 'pairs' for 3 <= m < n, "
+                             f"or 'two-rows' for 2×n with n >= 3")
         super().__init__(m=m, n=n, method=method)
         self.m, self.n = m, n
         self.two_rows = method == "two-rows"
+        self.pairs = method == "pairs"
         # the run model's optional protocol: what a batch's units are
-        self.unit = "column-sum prefixes" if self.two_rows else "row-sum vectors"
+        self.unit = ("column-sum prefixes" if self.two_rows else
+                     "row-sum vector pairs" if self.pairs else "row-sum vectors")
 
     @classmethod
     def from_spec(cls, spec: dict) -> "SurvoAtlasJob":
@@ -51,7 +59,7 @@ class SurvoAtlasJob(BatchJob):
     def plan(self) -> tuple[np.ndarray, np.ndarray]:
         """(units, bounds): batch b covers units[bounds[b]:bounds[b+1]] (row-sum vectors, or
         column-sum prefixes for two rows); depends only on the size."""
-        return two_row_plan(self.n) if self.two_rows else batch_plan(self.m, self.n)
+        return two_row_plan(self.n) if self.two_rows else batch_plan(self.m, self.n, self.pairs)
 
     def n_batches(self) -> int:
         return len(self.plan()[1]) - 1
@@ -60,13 +68,18 @@ class SurvoAtlasJob(BatchJob):
         if not 0 <= batch_index < self.n_batches():
             return self.empty()
         part = self.batch_vectors(batch_index)
-        return run_prefixes(self.n, part) if self.two_rows else run_vectors(self.m, self.n, part)
+        if self.two_rows:
+            return run_prefixes(self.n, part)
+        return run_vectors(self.m, self.n, part, pairs=self.pairs)
 
     def batch_of(self, result: AtlasResult) -> np.ndarray:
         """The batch each puzzle of ``result`` belongs to (int64[count]), from its margins."""
         units, bounds = self.plan()
         k = units.shape[1]
         keys = np.asarray(result.col_sums()[:, :k] if self.two_rows else result.row_sums(), np.int64)
+        if self.pairs:   # a complement's puzzles belong to the pair's vector, the smaller one
+            comp = complement_vectors(self.m, self.n, keys)
+            keys = np.where(lex_less(comp, keys)[:, None], comp, keys)
         # each margin vector as one integer (its entries as digits), looked up among the units' codes:
         # vectorised, so a window reading a big atlas in a worker thread keeps the GIL for ms, not 1 s
         base = int(max(units.max(initial=0), keys.max(initial=0))) + 1

@@ -64,9 +64,45 @@ def _work_estimate(m: int, n: int, vectors: np.ndarray) -> np.ndarray:
     return np.prod(counts[vectors], axis=1)
 
 
+def complement_vectors(m: int, n: int, vectors: np.ndarray) -> np.ndarray:
+    """The row-sum vectors of the complementary tables (every number v replaced by N + 1 - v),
+    sorted increasing like the vectors themselves: r'_i = n(N + 1) - r_(m+1-i)."""
+    vectors = np.asarray(vectors, dtype=np.int64).reshape(-1, m)
+    return n * (m * n + 1) - vectors[:, ::-1]
+
+
+def lex_less(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row by row: is a lexicographically smaller than b?  (bool[k])"""
+    diff = a != b
+    first = np.argmax(diff, axis=1)
+    rows = np.arange(len(a))
+    return diff[rows, first] & (a[rows, first] < b[rows, first])
+
+
+def uses_complements(m: int, n: int) -> bool:
+    """Does the m×n atlas run over complement pairs (``pair_vectors``)?  Three rows or more and not
+    square: a square's complement may need transposing back to its kept orientation, which can
+    move it to another row-sum vector; two rows run by their own method."""
+    return 3 <= m < n
+
+
 @cache
-def batch_plan(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row-sum vectors and batch boundaries: batch b covers vectors[bounds[b]:bounds[b+1]].
+def pair_vectors(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """(vectors, self_complementary): the row-sum vectors r with r <= r' (lexicographically), one
+    per complement pair, and whether r = r'.  Complementing every entry (v -> N + 1 - v) maps the
+    tables with margins (r, c) one to one onto those with margins (r', c'), trades onto trades, so
+    a puzzle's complement is uniquely solvable exactly when it is: enumerating r finds r''s puzzles
+    too (their records are made from r's), and the search over r' is never run."""
+    vectors = row_sum_vectors(m, n)
+    comp = complement_vectors(m, n, vectors)
+    keep = ~lex_less(comp, vectors)
+    return vectors[keep], np.all(comp[keep] == vectors[keep], axis=1)
+
+
+@cache
+def batch_plan(m: int, n: int, pairs: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Row-sum vectors and batch boundaries: batch b covers vectors[bounds[b]:bounds[b+1]]
+    (with ``pairs``, one vector per complement pair: ``pair_vectors``).
 
     About one batch per four vectors (at most MAX_BATCHES), cut at equal
     steps of the mean of two shares: of the estimated work and of the
@@ -75,7 +111,7 @@ def batch_plan(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     the average number of vectors, so progress never stalls on one batch.
     The plan depends only on (m, n).
     """
-    vectors = row_sum_vectors(m, n)
+    vectors = pair_vectors(m, n)[0] if pairs else row_sum_vectors(m, n)
     work = np.cumsum(_work_estimate(m, n, vectors))
     share = 0.5 * work / work[-1] + 0.5 * np.arange(1, len(vectors) + 1) / len(vectors)
     n_batches = int(min(MAX_BATCHES, max(1, len(vectors) // 4)))
