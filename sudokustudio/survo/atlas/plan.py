@@ -92,7 +92,8 @@ def pair_vectors(m: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     per complement pair, and whether r = r'.  Complementing every entry (v -> N + 1 - v) maps the
     tables with margins (r, c) one to one onto those with margins (r', c'), trades onto trades, so
     a puzzle's complement is uniquely solvable exactly when it is: enumerating r finds r''s puzzles
-    too (their records are made from r's), and the search over r' is never run."""
+    too (their records are made from r's), and the search over r' is never run.  For 3 <= m < n
+    (``uses_complements``)."""
     vectors = row_sum_vectors(m, n)
     comp = complement_vectors(m, n, vectors)
     keep = ~lex_less(comp, vectors)
