@@ -183,7 +183,7 @@ def exact_4x4_minimals():
     assert len(grids) == 12
     tot = np.zeros(17, dtype=np.int64)
     for g in grids:
-        M.minimals_in_subset(M.oracle(g, (2, 2)), np.ones(16, np.uint8), np.zeros((0, 16), np.uint8), tot)
+        M.minimals_in_subset(M.oracle(g, (2, 2)), np.ones(16, np.uint8), np.zeros((0, 16), np.uint8), tot, 0)
     return tot / len(grids)
 
 
@@ -196,13 +196,15 @@ def test_subset_and_superset_enumeration_match_brute_force():
     for _ in range(12):
         keep = rng.integers(0, 2, 16).astype(np.uint8)
         km = int(sum(int(keep[i]) << i for i in range(16)))
-        cnt = np.zeros(17, np.int64)
-        nw = M.minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt)
-        want = np.bincount(sizes[[m for m in range(1 << 16) if minimal[m] and m & ~km == 0]], minlength=17)
-        assert (cnt == want).all()
-        for row in out[:nw]:
-            rm = int(sum(int(row[i] > 0) << i for i in range(16)))
-            assert minimal[rm] and rm & ~km == 0
+        for least in (0, 5, 6):   # only minimals of at least this many clues: the DFS stops there
+            cnt = np.zeros(17, np.int64)
+            nw = M.minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt, least)
+            want = np.bincount(sizes[[m for m in range(1 << 16)
+                                      if minimal[m] and m & ~km == 0 and sizes[m] >= least]], minlength=17)
+            assert (cnt == want).all()
+            for row in out[:nw]:
+                rm = int(sum(int(row[i] > 0) << i for i in range(16)))
+                assert minimal[rm] and rm & ~km == 0 and sizes[rm] >= least
         base = (keep * (rng.random(16) < 0.3)).astype(np.uint8)
         bm = int(sum(int(base[i]) << i for i in range(16)))
         for cmax in (5, 16):
@@ -224,8 +226,11 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
         keep[rng.choice(81, 32, replace=False)] = 1
         out = np.zeros((50, 81), np.uint8)
         cnt = np.zeros(82, np.int64)
-        nw = M.minimals_in_subset(M.oracle(g), keep, out, cnt)
+        nw = M.minimals_in_subset(M.oracle(g), keep, out, cnt, 0)
         assert nw == min(50, cnt.sum())
+        tail = np.zeros(82, np.int64)    # the DFS stopped at 25 clues finds the same c >= 25 ones
+        M.minimals_in_subset(M.oracle(g), keep, np.zeros((0, 81), np.uint8), tail, 25)
+        assert (tail[25:] == cnt[25:]).all() and not tail[:25].any()
         for i in range(min(nw, 2)):
             m = out[i]
             assert M.is_minimal(m) and ((m > 0) <= (keep > 0)).all()
@@ -263,6 +268,17 @@ def _assert_agrees_with_4x4_counts(job, seed, exact_4x4_minimals):
     assert tot["estimate"] == pytest.approx(sum(v["estimate"] for v in per_c.values()), rel=1e-12)
     assert abs(tot["estimate"] - exact) < 4 * tot["se"], (job.spec, tot, exact)
     assert tot["all_grids"] == pytest.approx(tot["estimate"] * 288)
+
+
+def test_4x4_subsets_counting_only_the_tail_agree_with_exhaustive_count(exact_4x4_minimals):
+    """Subsets of 10 cells counting only minimals of 5 clues or more (the DFS stops at 5):
+    c = 5 and 6 within 4 SE of the exhaustive counts, c = 4 not reported."""
+    job = MinimalsJob("subsets", "2x2", s=10, c_lo=5, grids_per_batch=200, per_grid=4)
+    out = run_batches(job, 29, 10, workers=2)
+    per_c = job.per_c(out.total)
+    assert set(per_c) == {5, 6} and out.total.found[4] == 0
+    for c, v in per_c.items():
+        assert abs(v["estimate"] - exact_4x4_minimals[c]) < 4 * v["se"], (c, v, exact_4x4_minimals[c])
 
 
 @pytest.mark.parametrize("method, s, per_grid", [("subsets", [7, 9], [3, 2]), ("subsets", [6, 8, 10], [2, 3, 1]),
@@ -356,6 +372,17 @@ def test_cli_minimals_json(capsys):
     assert tot["c_range"] == [4, 6] and tot["estimate"] == pytest.approx(
         sum(v["estimate"] for v in d["per_c"].values()), rel=1e-12)
     assert d["core_seconds"] > 0
+
+
+def test_cli_minimals_counting_only_the_tail(capsys):
+    """--min-clues: the subsets search stops at that many clues, and only those c are reported."""
+    assert _cli("estimate", "minimals", "--box", "2x2", "--s", "10", "--min-clues", "5", "--samples", "400",
+                "--seed", "4", "--json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert set(d["per_c"]) == {"5", "6"} and d["total"]["c_range"] == [5, 6]
+    assert _cli("estimate", "minimals", "--method", "path", "--min-clues", "29", "--samples", "1",
+                "--seed", "1") == 2
+    assert "--min-clues: for --method subsets" in capsys.readouterr().err
 
 
 def test_cli_bad_input_is_one_clear_line(capsys):
@@ -462,7 +489,7 @@ def test_seeded_ua_cache_holds_unavoidable_sets_and_changes_no_count():
             counts = []
             for o in (M.oracle(grid), M.oracle(grid, seed_uas=False)):
                 cnt = np.zeros(82, np.int64)
-                M.minimals_in_subset(o, keep, np.zeros((0, 81), np.uint8), cnt)
+                M.minimals_in_subset(o, keep, np.zeros((0, 81), np.uint8), cnt, 0)
                 counts.append(cnt)
             assert (counts[0] == counts[1]).all()
             found += counts[0].sum()

@@ -342,7 +342,7 @@ _VALUE = st.one_of(
 _OPTIONS = {
     ("estimate", "grids"): ["--samples", "--seconds", "--seed", "--threads", "--box", "--method"],
     ("estimate", "minimals"): ["--samples", "--seconds", "--seed", "--threads", "--c", "--s", "--per-grid",
-                               "--box", "--method", "--grid-source"],
+                               "--box", "--method", "--grid-source", "--min-clues"],
     ("generate",): ["-n", "--seed", "--blind", "--subset-size", "--threads", "--method", "--grid-source",
                     "--difficulty"],
     ("solve", "FILE"): ["--limit", "--threads"],
@@ -351,7 +351,7 @@ _OPTIONS = {
     ("ua", "harvest", GRID): ["--max-size"],
     ("survo", "solve", "SURVO"): ["--limit"],
     ("survo", "random", "3", "3"): ["--givens", "--number", "--seed", "--difficulty"],
-    ("survo", "atlas", "2", "2"): ["--probes", "--threads"],
+    ("survo", "atlas", "2", "2"): ["--probes", "--threads", "--resume"],
 }
 
 

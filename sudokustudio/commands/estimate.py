@@ -52,6 +52,9 @@ def register(sub) -> None:
     m.add_argument("--c", type=limits.whole(0, 81), default=None,
                    help="singletons: the clue count (default 25); supersets: the largest clue count "
                         "enumerated (default s+4)")
+    m.add_argument("--min-clues", type=limits.whole(1, 81), default=None, metavar="C",
+                   help="subsets: count only minimals of at least C clues; the search inside a subset stops "
+                        "there, so large subsets become cheap: the tail c >= 29 with --s 34 --min-clues 29")
     m.add_argument("--s", type=limits.whole_list(1, 81), default=None,
                    help="subsets: size of the random clue set (default 30), or sizes separated by "
                         "commas for a mixture (e.g. 29,31 --per-grid 48,4: every count weighed by the "
@@ -219,6 +222,10 @@ def run_minimals(args) -> int:
             kw.update(c_hi=args.c)
         else:
             kw.update(c_lo=args.c, c_hi=args.c)
+    if args.min_clues is not None:
+        if method != "subsets" or args.c is not None:
+            raise ValueError("--min-clues: for --method subsets, without --c")
+        kw.update(c_lo=args.min_clues)
     job = MinimalsJob(**kw)
     n_batches, seconds = _amount(args, job.grids_per_batch)
     job.warm_up()

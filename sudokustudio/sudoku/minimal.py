@@ -366,7 +366,7 @@ def _remember_seen(seen_lo, seen_hi, n_seen, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def minimals_in_subset(o, subset_mask, out, counts_by_c):
+def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     """Every minimal puzzle whose clues are a subset of the kept cells
     (``subset_mask`` 1 = kept), any box shape.
 
@@ -384,7 +384,8 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
     over the cached UAs (a clue alone in one is needed) and one over the
     minimals found (a clue outside one inside the set can go).
     ``counts_by_c[c]`` += the number of c-clue minimals found; the first
-    ``out.shape[0]`` go to ``out``; returns how many.  It is long (~105 lines):
+    ``out.shape[0]`` go to ``out``; returns how many.  Only minimals of ``min_clues`` or
+    more clues are sought (the DFS stops a level below, to see those sets).  Long (~110 lines):
     the DFS stack, the visited-set table and the found minimals share one loop,
     and uniqueness is asked inline (a helper would compile the solver again).
     """
@@ -421,40 +422,40 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c):
         # ---- process the node at ``level`` (a unique set of ``size`` clues)
         p = deleted_at[level]
         nc = 0
-        later_lo = ZERO   # the clues after position p: tested here as children
-        later_hi = ZERO
+        later_lo = later_hi = ZERO   # the clues after position p: tested here as children
         seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
-        need_lo, need_hi = _alone_in_a_ua(o, lo, hi)
-        free_lo, free_hi = _outside_a_minimal(min_lo, min_hi, n_min, lo, hi)
-        for j in range(p + 1, s):
-            x = keep[j]
-            later_lo, later_hi = add_cell(later_lo, later_hi, x)
-            if has_cell(need_lo, need_hi, x):
-                continue
-            work[x] = 0
-            if has_cell(free_lo, free_hi, x) or solver_says_unique(o, work, x):
-                children[level, nc] = j
-                nc += 1
-            work[x] = grid[x]
-        minimal = nc == 0
-        if minimal and n_seen[0] >= 0:
-            for j in range(p):
-                a, b = remove_cell(lo, hi, keep[j])
-                if work[keep[j]] and _seen_has(seen_lo, seen_hi, a, b):
-                    minimal = False
-                    break
-        elif minimal:
-            minimal = all_clues_needed(o, work, lo, hi, later_lo, later_hi)
-        if minimal:
-            if n_min < min_lo.shape[0]:
-                min_lo[n_min] = lo
-                min_hi[n_min] = hi
-                n_min += 1
-            counts_by_c[size] += 1
-            if n_written < out.shape[0]:
-                for c in range(N):
-                    out[n_written, c] = work[c]
-                n_written += 1
+        if size >= min_clues:   # (a set one below is visited only to be seen)
+            need_lo, need_hi = _alone_in_a_ua(o, lo, hi)
+            free_lo, free_hi = _outside_a_minimal(min_lo, min_hi, n_min, lo, hi)
+            for j in range(p + 1, s):
+                x = keep[j]
+                later_lo, later_hi = add_cell(later_lo, later_hi, x)
+                if has_cell(need_lo, need_hi, x):
+                    continue
+                work[x] = 0
+                if has_cell(free_lo, free_hi, x) or solver_says_unique(o, work, x):
+                    children[level, nc] = j
+                    nc += 1
+                work[x] = grid[x]
+            minimal = nc == 0
+            if minimal and n_seen[0] >= 0:
+                for j in range(p):
+                    a, b = remove_cell(lo, hi, keep[j])
+                    if work[keep[j]] and _seen_has(seen_lo, seen_hi, a, b):
+                        minimal = False
+                        break
+            elif minimal:
+                minimal = all_clues_needed(o, work, lo, hi, later_lo, later_hi)
+            if minimal:
+                if n_min < min_lo.shape[0]:
+                    min_lo[n_min] = lo
+                    min_hi[n_min] = hi
+                    n_min += 1
+                counts_by_c[size] += 1
+                if n_written < out.shape[0]:
+                    for c in range(N):
+                        out[n_written, c] = work[c]
+                    n_written += 1
         n_children[level] = nc
         ptr[level] = 0
         # ---- next node: first unvisited child, else climb
@@ -589,7 +590,7 @@ def warm_up() -> None:
     o = oracle(g)
     keep = np.zeros(81, dtype=np.uint8)
     keep[:30] = 1
-    minimals_in_subset(o, keep, np.zeros((1, 81), dtype=np.uint8), np.zeros(82, dtype=np.int64))
+    minimals_in_subset(o, keep, np.zeros((1, 81), dtype=np.uint8), np.zeros(82, dtype=np.int64), _ZERO_N)
     minimals_containing(o, keep, 31, np.zeros((1, 81), dtype=np.uint8), np.zeros(82, dtype=np.int64))
 
 

@@ -105,7 +105,7 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out,
             for j in range(s):
                 mask[order[j]] = 1
             local[:] = 0
-            n = minimals_in_subset(o, mask, buf, local)
+            n = minimals_in_subset(o, mask, buf, local, np.int64(0))   # every size
             for c in range(82):
                 if local[c]:
                     counts[c] += local[c]
