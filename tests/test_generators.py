@@ -228,3 +228,34 @@ def test_weighted_subsets_with_sequential_grids():
         assert np.allclose(a.weights, inclusion_weights(job.spec["s"])[a.clues] / job.spec["per_grid"])
     with pytest.raises(ValueError, match="grid source"):
         WeightedSubsetsJob(grid_source="solver")
+
+
+def test_merging_batches_one_by_one_grows_in_place_and_changes_no_result():
+    from sudokustudio.sudoku.generate import GenResult, merge_results
+
+    rng = np.random.default_rng(3)
+
+    def batch(n, metric=True):
+        p = rng.integers(0, 10, size=(n, 81), dtype=np.uint8)
+        return GenResult(p, rng.random(n), {"guesses": rng.random(n)} if metric else {}, tries=n, solver_calls=1)
+
+    parts = [batch(int(n)) for n in rng.integers(0, 40, size=60)]
+    total, totals = GenResult(), []
+    for b in parts:
+        total = merge_results(total, b)
+        totals.append((total, total.puzzles.copy(), total.weights.copy(), total.metrics["guesses"].copy()))
+    assert np.array_equal(total.puzzles, np.concatenate([b.puzzles for b in parts]))
+    assert np.array_equal(total.metrics["guesses"], np.concatenate([b.metrics["guesses"] for b in parts]))
+    assert total.tries == sum(b.tries for b in parts) and total.solver_calls == 60
+    # appended in place: the last totals share one store (few copies, not one per batch)
+    assert np.shares_memory(totals[-1][0].puzzles, totals[-2][0].puzzles)
+    # an older total merged again (a branch) is copied: no total ever sees its rows change
+    old = totals[30][0]
+    branch = merge_results(old, batch(7))
+    assert not np.shares_memory(branch.puzzles, total.puzzles)
+    assert np.array_equal(branch.puzzles[:old.count], old.puzzles)
+    longer = merge_results(total, batch(5, metric=False))   # a metric missing on one side: NaN
+    assert np.isnan(longer.metrics["guesses"][-5:]).all()
+    for t, p, w, g in totals:
+        assert np.array_equal(t.puzzles, p) and np.array_equal(t.weights, w)
+        assert np.array_equal(t.metrics["guesses"], g)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sudokustudio.core.growing import appended_columns
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.stats import Moments
 from sudokustudio.sudoku.correction import CF
@@ -44,6 +45,9 @@ class GenResult:
     extra: object = None   # method-specific sums (weighted sampler), merged by its job
     rated: int = 0         # puzzles rated against a target band (generate.bands) ...
     rejected: int = 0      # ... and dropped as outside it
+    # the growing store (core.growing) whose first rows ``puzzles``, ``weights`` and the
+    # metrics are, if any: not a field (no annotation), so never stored, compared or encoded
+    _store = None
 
     @property
     def count(self) -> int:
@@ -61,15 +65,28 @@ class GenResult:
 
 
 def merge_results(a: GenResult, b: GenResult) -> GenResult:
+    """``a``'s puzzles then ``b``'s, counters added; neither changes.  Amortised: the
+    merged arrays grow in a store with spare room (``core.growing``), so folding a run's
+    batches one by one is linear in the puzzles (the weighted sampler keeps ~18,000 a
+    CPU-second: copying the total per batch took ~20% of a 200 s run)."""
     names = sorted(set(a.metrics) | set(b.metrics))
     metrics = {}
     for k in names:
         xa = a.metrics.get(k, np.full(a.count, np.nan))
         xb = b.metrics.get(k, np.full(b.count, np.nan))
-        metrics[k] = np.concatenate([xa, xb]) if a.count or b.count else np.zeros(0)
-    return GenResult(np.concatenate([a.puzzles, b.puzzles]), np.concatenate([a.weights, b.weights]),
-                     metrics, a.tries + b.tries, a.solver_calls + b.solver_calls, a.seconds + b.seconds,
-                     rated=a.rated + b.rated, rejected=a.rejected + b.rejected)
+        metrics[k] = (np.asarray(xa), np.asarray(xb))
+    counters = dict(tries=a.tries + b.tries, solver_calls=a.solver_calls + b.solver_calls,
+                    seconds=a.seconds + b.seconds, rated=a.rated + b.rated, rejected=a.rejected + b.rejected)
+    cols_a = {"puzzles": a.puzzles, "weights": np.asarray(a.weights)} | {"m:" + k: v[0] for k, v in metrics.items()}
+    cols_b = {"puzzles": b.puzzles, "weights": np.asarray(b.weights)} | {"m:" + k: v[1] for k, v in metrics.items()}
+    if len({v.shape[0] for v in cols_a.values()}) > 1 or len({v.shape[0] for v in cols_b.values()}) > 1:
+        # columns of different lengths (not from a generator): plain copies
+        return GenResult(np.concatenate([a.puzzles, b.puzzles]), np.concatenate([a.weights, b.weights]),
+                         {k: np.concatenate(v) for k, v in metrics.items()}, **counters)
+    cols, store = appended_columns(a._store, cols_a, cols_b)
+    out = GenResult(cols["puzzles"], cols["weights"], {k: cols["m:" + k] for k in names}, **counters)
+    out._store = store
+    return out
 
 
 # ---------------------------------------------------------------- statistics

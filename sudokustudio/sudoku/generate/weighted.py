@@ -65,7 +65,7 @@ def inclusion_weights(s: int) -> np.ndarray:
 
 @njit(cache=True, nogil=True)
 def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out, out_w, counts, whist, sums,
-                   sequential):
+                   sequential, buf):
     """``n_samples`` grid samples from the pool (or, with ``sequential``, weighted
     sequential grids), each with per_grid * (grid weight) subsets on average
     (rounded at random; ``estimate.minimals.probes_for_weight``), a found
@@ -75,11 +75,11 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out,
     and their weights to out/out_w (up to its size), adds every minimal found
     to ``counts`` (int64[82]) and per-sample ratio sums [n, Sa, Sb, Saa, Sbb,
     Sab, Sq] (q = sum c^2 w) to ``sums``.  Returns the number written.
-    ``peers``/``units``: ``tables.geometry(3, 3)``."""
+    ``peers``/``units``: ``tables.geometry(3, 3)``; ``buf``: uint8[len(out), 81] scratch
+    for one subset's minimals (the caller's, not 330 KB zeroed per one-sample call)."""
     grid = np.zeros(81, dtype=np.uint8)
     order = np.arange(81, dtype=np.int64)
     mask = np.zeros(81, dtype=np.uint8)
-    buf = np.zeros((out.shape[0], 81), dtype=np.uint8)
     local = np.zeros(82, dtype=np.int64)
     written = 0
     for _ in range(n_samples):
@@ -179,22 +179,22 @@ class WeightedSubsetsJob(BatchJob):
         # one sample per call so that every minimal found is kept (the cap is per sample)
         buf = np.zeros((sp["max_per_sample"], 81), dtype=np.uint8)
         buf_w = np.zeros(sp["max_per_sample"])
+        scratch = np.empty_like(buf)
         parts, wparts = [], []
         for _ in range(sp["per_batch"]):
             k = subsets_kernel(rng, pool, peers, units, sp["s"], 1, sp["per_grid"], inv_pr, buf, buf_w,
-                               counts, whist, sums, sp["grid_source"] == "sequential")
+                               counts, whist, sums, sp["grid_source"] == "sequential", scratch)
             if k:
                 parts.append(buf[:k].copy())
                 wparts.append(buf_w[:k].copy())
         out = np.concatenate(parts) if parts else np.zeros((0, 81), dtype=np.uint8)
         out_w = np.concatenate(wparts) if wparts else np.zeros(0)
         n = out.shape[0]
-        out = out[:n].copy()
         if sp["verify"] and n:
             bad = first_not_minimal(out)
             if bad >= 0:
                 raise RuntimeError(f"weighted-subsets produced a non-minimal puzzle: batch {batch_index}, puzzle {bad}")
-        res = GenResult(out, out_w[:n].copy(), puzzle_difficulty(out, sp["difficulty"]), int(sp["per_batch"]), 0,
+        res = GenResult(out, out_w, puzzle_difficulty(out, sp["difficulty"]), int(sp["per_batch"]), 0,
                         time.perf_counter() - t0)
         res.extra = {"found": counts, "whist": whist, "ratio_sums": sums}
         # the weighted statistics come from ``extra`` (every minimal found); a band only thins the kept ones
