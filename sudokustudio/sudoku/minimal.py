@@ -286,8 +286,7 @@ def is_minimal(puzzle) -> bool:
 # ------------------------------------------------ minimals inside a subset
 #: the unique sets a subsets DFS remembers (a table of twice as many slots at most)
 MAX_SEEN = 1 << 19
-#: minimal puzzles a subsets DFS keeps to recognise unique sets (a set holding one is unique);
-#: 4096, not 256: 2.03 M -> 0.55 M solver calls, 1.4x faster, on 16,000 32-clue subsets
+#: minimals a subsets DFS keeps (a set holding one is unique): 4096, not 256, is 1.4x faster on 32-clue subsets
 MAX_KNOWN_MINIMALS = 4096
 
 

@@ -2,12 +2,11 @@
 with the distributions seed 001 tabulates."""
 from __future__ import annotations
 
-import threading
-import weakref
 from dataclasses import dataclass
 
 import numpy as np
 
+from sudokustudio.core.growing import appended_columns
 from sudokustudio.core.plain import plain_dataclass
 
 # puzzle record layout: row sums (m) | column sums (n) | solution (m·n) | setup (m·n) | W | swaps
@@ -162,42 +161,10 @@ def empty_result(m: int, n: int) -> AtlasResult:
     return AtlasResult(m, n, np.zeros((0, record_width(m, n)), np.int64), np.zeros(0))
 
 
-class _GrowingStore:
-    """Records and chi-squares with room to grow, shared by the results merged into it.
-
-    A merged result's ``records`` are the first rows of the store (a view).  Rows
-    past the fill are written only by a merge of the result that ends at the
-    fill, so no result ever sees its rows change; a merge of an older result
-    copies into a new store (``merge_results``).
-    """
-
-    def __init__(self, width: int, capacity: int):
-        self.records = np.empty((capacity, width), np.int64)
-        self.chi2 = np.empty(capacity, np.float64)
-        self.fill = 0
-        self.lock = threading.Lock()
-        self.appended: dict[int, weakref.ref] = {}   # start row -> the result appended there
-
-    @property
-    def capacity(self) -> int:
-        return len(self.chi2)
-
-    def append(self, b: AtlasResult) -> None:
-        k = b.count
-        self.records[self.fill:self.fill + k] = b.records
-        self.chi2[self.fill:self.fill + k] = b.chi2
-        self.appended[self.fill] = weakref.ref(b)
-        self.fill += k
-
-
-#: a new store has room for this many times the rows it starts with (amortised appends)
-GROWTH = 1.5
-
-
 def merge_results(a: AtlasResult, b: AtlasResult) -> AtlasResult:
     """``a``'s puzzles then ``b``'s, counters added.
 
-    Amortised: the merged records grow in a store with spare room (``_GrowingStore``)
+    Amortised: the merged records grow in a store with spare room (``core.growing``)
     instead of copying ``a``'s every time, so merging a run's batches one by one is
     linear, not quadratic, in the puzzles.  Neither ``a`` nor ``b`` changes.
     """
@@ -209,21 +176,9 @@ def merge_results(a: AtlasResult, b: AtlasResult) -> AtlasResult:
         out._store, out._joint, out._chi2_range, out._swaps_sd = (keep._store, keep._joint, keep._chi2_range,
                                                                   keep._swaps_sd)
         return out
-    need = a.count + b.count
-    store = a._store
-    with store.lock if store is not None else _NO_LOCK:
-        grown = store is not None and store.capacity >= need
-        if grown and store.fill == a.count:
-            store.append(b)                    # a ends at the fill: append in place
-        elif not (grown and _appended_at(store, a.count) is b and store.fill >= need):
-            # a's rows were merged with another result since (or no room): a new store
-            store = _GrowingStore(a.records.shape[1], max(need, int(GROWTH * need)))
-            store.records[:a.count] = a.records
-            store.chi2[:a.count] = a.chi2
-            store.fill = a.count
-            store.append(b)
-        # else b was appended right after a's rows already (a live total folded it in): reuse them
-    out = AtlasResult(a.m, a.n, store.records[:need], store.chi2[:need], *counters)
+    cols, store = appended_columns(a._store, {"records": a.records, "chi2": a.chi2},
+                                   {"records": b.records, "chi2": b.chi2}, b_source=b)
+    out = AtlasResult(a.m, a.n, cols["records"], cols["chi2"], *counters)
     out._store = store
     out._joint = _add_padded(a.joint_hist(), b.joint_hist())
     (a_lo, a_hi), (b_lo, b_hi) = a.chi2_range(), b.chi2_range()
@@ -236,19 +191,3 @@ def _add_padded(x: np.ndarray, y: np.ndarray) -> np.ndarray:
     out[:x.shape[0], :x.shape[1]] += x
     out[:y.shape[0], :y.shape[1]] += y
     return out
-
-
-def _appended_at(store: _GrowingStore, row: int):
-    ref = store.appended.get(row)
-    return None if ref is None else ref()
-
-
-class _NoLock:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-_NO_LOCK = _NoLock()
