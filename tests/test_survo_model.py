@@ -12,8 +12,8 @@ import pytest
 from sudokustudio.survo.board import SurvoBoard, swap_delta_w, w_of
 from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle, parse_survo, read_survo, write_survo
 from sudokustudio.survo.setup import chi_square, givens_setup, product_setup, products_table
-from sudokustudio.survo.solve import (best_hint, count_solutions, min_swaps,
-                                      reducing_swaps, solve_survo, swap_distribution, swap_moments)
+from sudokustudio.survo.solve import (best_hint, count_solutions, min_swaps, reducing_swaps, solve_kernel,
+                                      solve_other_kernel, solve_survo, swap_distribution, swap_moments)
 
 RES = Path(__file__).resolve().parent.parent / "resources" / "survo"
 
@@ -204,6 +204,27 @@ def test_solver_finds_the_hidden_table_and_respects_limit():
             assert s.sum(axis=0).tolist() == p.col_sums.tolist()
             assert np.all((p.givens == 0) | (s == p.givens))
             assert sorted(s.ravel().tolist()) == list(range(1, m * n + 1))
+
+
+def test_solver_knowing_a_solution_returns_exactly_the_others():
+    rng = np.random.default_rng(5)
+    for m, n, k in ((3, 3, 0), (2, 4, 0), (3, 4, 0), (3, 4, 2), (4, 4, 3)):
+        for _ in range(6):
+            t = (rng.permutation(m * n) + 1).reshape(m, n).astype(np.int16)
+            mask = np.zeros(m * n, bool)
+            mask[rng.choice(m * n, k, replace=False)] = True
+            p = SurvoPuzzle.from_solution(t, mask.reshape(m, n))
+            r, c, g = (np.asarray(p.row_sums, np.int64), np.asarray(p.col_sums, np.int64),
+                       np.asarray(p.givens, np.int16))
+            every = np.zeros((5000, m, n), np.int16)
+            count, _ = solve_kernel(r, c, g, 5000, -1, every)
+            others = np.zeros((5000, m, n), np.int16)
+            n_others, _ = solve_other_kernel(r, c, g, 5000, -1, others, t)
+            assert 1 <= count < 5000 and n_others == count - 1
+            want = sorted(s.tobytes() for s in every[:count] if not np.array_equal(s, t))
+            assert sorted(s.tobytes() for s in others[:n_others]) == want
+            # limit 1: stops at the first other solution, or proves the known one unique
+            assert solve_other_kernel(r, c, g, 1, -1, others[:1], t)[0] == min(1, count - 1)
 
 
 def test_unsolvable_puzzle_has_no_solution():
