@@ -235,8 +235,10 @@ def test_resume_carries_on_a_stored_run(qtbot, settings):
     from sudokustudio.jobs.store import RunStore
 
     job = SurvoAtlasJob(3, 4)
-    stored = Run.create(job, 0, StopRules(batches=5), store=RunStore(), name="survo atlas 3x4")
+    stored = Run.create(job, 0, StopRules(batches=job.n_batches()), store=RunStore(), name="survo atlas 3x4")
+    stored.set_rules(StopRules(batches=5))
     stored.run(workers=1)
+    stored.set_rules(StopRules(batches=job.n_batches()))   # as a crash leaves it: 5 of the whole plan done
     view = AtlasView(settings)
     qtbot.addWidget(view)
     view.size_box.setCurrentIndex(SIZES.index((2, 5)))

@@ -197,8 +197,8 @@ class AtlasRunModel:
         """What a stored run of the size holds, for the view ('' for none)."""
         if info is None:
             return ""
-        whole = A.SurvoAtlasJob.from_spec(info.spec).n_batches()
-        if info.batches >= whole:
+        whole = info.target_batches or 0   # the whole plan (the stored rules of an atlas run; no plan built here)
+        if whole and info.batches >= whole:
             return f"A stored {self.m}×{self.n} run (#{info.id}) is complete: Resume shows it without recomputing."
         state = ("running in another process" if _live(info)
                  else info.status if info.status in ("interrupted", "failed") else "stopped")
