@@ -82,6 +82,7 @@ class AtlasView(QWidget):
         self.status.setWordWrap(True)
         status_row = QHBoxLayout()   # the progress bar beside the status: the button bar stays narrow
         status_row.addWidget(self.status, 1)
+        status_row.addWidget(self.resume_btn)   # beside the status that says what a stored run holds
         status_row.addWidget(self.progress)
         outer.addLayout(status_row)
 
@@ -192,8 +193,7 @@ class AtlasView(QWidget):
         self.play_btn = QPushButton("Play selected")
         self.play_btn.setToolTip("Open the selected puzzle on the board (or double-click it)")
         self.play_btn.clicked.connect(self._play_selected)
-        for b in (self.run_btn, self.resume_btn, self.cancel_btn, self.open_btn, self.save_btn, self.csv_btn,
-                  self.play_btn):
+        for b in (self.run_btn, self.cancel_btn, self.open_btn, self.save_btn, self.csv_btn, self.play_btn):
             bar.addWidget(b)
         self.progress = QProgressBar()
         self.progress.setFormat("%v / %m partitions")
