@@ -226,15 +226,15 @@ def _time_atlas(view) -> None:
     merger._merge = _timed("merge", merger._merge)
     job.summary = _timed("summary", job.summary)
     view._refresh = _timed("refresh", view._refresh)
-    from sudokustudio.survo.atlas import result
+    from sudokustudio.core.growing import GrowingColumns
 
-    if not hasattr(result._GrowingStore, "counted"):   # count the stores merges make (each one a copy)
-        init = result._GrowingStore.__init__
+    if not hasattr(GrowingColumns, "counted"):   # count the stores merges make (each one a copy)
+        init = GrowingColumns.__init__
 
         def counting(store, *a, **k):
             ATLAS_TIMES["new_stores"] = ATLAS_TIMES.get("new_stores", 0) + 1
             init(store, *a, **k)
-        result._GrowingStore.__init__, result._GrowingStore.counted = counting, True
+        GrowingColumns.__init__, GrowingColumns.counted = counting, True
     view.timer.timeout.disconnect()
     view.timer.timeout.connect(view._refresh)
 
