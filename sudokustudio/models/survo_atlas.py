@@ -143,12 +143,10 @@ class AtlasRunModel:
 
     def needs_confirmation(self) -> bool:
         """A run predicted to take long (or not predicted yet for a big size) asks first."""
-        if A.uses_two_rows(self.m, self.n):
-            return TWO_ROW_CORE_SECONDS.get(self.n, 0.0) > LONG_RUN_CORE_SECONDS
-        est = self.prediction()
-        if est is None:
-            return self.m * self.n >= 20
-        return est.core_seconds > LONG_RUN_CORE_SECONDS
+        cost = self.predicted_core_seconds()
+        if cost is None:
+            return self.m * self.n >= 20 and not A.uses_two_rows(self.m, self.n)
+        return cost > LONG_RUN_CORE_SECONDS
 
     def prediction_check_text(self, total: A.AtlasResult) -> str:
         """After a complete run: how good the prediction was."""
