@@ -11,41 +11,52 @@ met is an unbiased estimate of the number of leaves (trade-free tables, the
 a trade-free pairing, an arrangement failing a trade test) are never
 counted, which keeps the estimate unbiased and lowers its variance.
 
-Cost: a node's work is the number of children candidates it examines
-(subsets scanned, arrangements popped); the probe also sums weight × work
-along its path, an unbiased estimate of the whole search's work, and the
-probes' own CPU time per unit of work they did converts it to core-seconds
-on this machine.  A run costs more per unit of work than the probes measure
-(its exact checks of the candidates, ~40 % of 3×6, and leaf bookkeeping,
-against a last row done with bit sets): measured runs took 2.5× (3×5),
-2.9× (4×4) and 2.7× (3×6) the probes' figure, so it is scaled by
-``RUN_OVER_PROBE_RATE``; measure again when the enumeration changes.
+Cost: the run's CPU goes mostly to the row arrangements it pops from the candidate bit
+sets and tests (for m >= 4, a middle row's pops carry the three-row and three-column trade
+tests), so the probe also sums weight × pops along its path, for the middle rows and for the
+last row apart: unbiased estimates of the whole search's pops.  Each kind has a cost per pop,
+fitted to whole runs measured on the reference machine (``SECONDS_PER_MIDDLE_POP``,
+``SECONDS_PER_LAST_POP``), and a short timed search on 4×4 (``machine_factor``) scales them
+to this machine.  An earlier model scaled the probes' own CPU per child visited by one
+ratio; it read 4×5 at a quarter of its measured cost (its middle rows' failed candidates,
+most of the work there, were not counted).  Measure again when the enumeration changes.
 """
 from __future__ import annotations
 
 import math
 import time
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from numba import njit
 
 from sudokustudio.survo.atlas.arrange import _enter_row, _next_candidate, _place, _record_leaf, place_rows_in_order
-from sudokustudio.survo.atlas.enumeration import _mask_values
-from sudokustudio.survo.atlas.plan import pair_vectors, row_sum_vectors, uses_complements
+from sudokustudio.core.bits import popcount64
+from sudokustudio.survo.atlas.enumeration import _mask_values, run_vectors
+from sudokustudio.survo.atlas.plan import batch_plan, pair_vectors, row_sum_vectors, uses_complements
 from sudokustudio.survo.atlas.trades import row_pairings
 from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 
 
-#: a run's CPU per unit of work over the probes' (3×5 2.5, 4×4 2.9, 3×6 2.7; see the module doc)
-RUN_OVER_PROBE_RATE = 2.7
+#: a whole run's CPU per pop on the reference machine (2-core Xeon, where the README's figures
+#: were measured): a middle row's candidate, and a last row's.  Fitted (non-negative least squares
+#: on relative errors) to whole runs: 3×5 2.3, 4×4 41.9, 3×6 113 and 4×5 ~20,000 CPU-s; the
+#: fit reads them as 0.56, 0.95, 1.18 and 1.07 of measured (small sizes pay more fixed costs).
+SECONDS_PER_MIDDLE_POP = 178e-9
+SECONDS_PER_LAST_POP = 42e-9
+#: ``machine_factor``'s search: 4×4 batches (of ``batch_plan(4, 4)``) and their CPU seconds on the
+#: reference machine
+REFERENCE_BATCHES = (352, 704)
+REFERENCE_SECONDS = 0.14
 
 
 @njit(cache=True, nogil=True)
 def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
     """One probe below row-sum vector r; uniforms ``u`` (float64[2m]) choose the children,
     ``picks`` int64[>= number of subsets or n!] is scratch.  out[0] = leaf estimate (product
-    of child counts, 0 if the probe dies), out[1] = Σ weight × work, out[2] = work done."""
+    of child counts, 0 if the probe dies), out[1] = Σ weight × middle rows' pops, out[2] = the
+    same for the last row (the pops: every candidate arrangement the row's bit set offers)."""
     N = m * n
     masks = plan.masks
     start = plan.start
@@ -66,14 +77,10 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
                 rows.pair_count[earlier, d] = c
                 if c == 0:
                     return
-            out[1] += weight
-            out[2] += 1.0
             break
         s = r[d]
         k = 0
-        work = 0
         for p in range(start[s], start[s + 1]):
-            work += 1
             if (masks[p] & used) != 0:
                 continue
             _mask_values(masks[p], N, rows.vals[d])
@@ -85,8 +92,6 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
             if alive:
                 picks[k] = p
                 k += 1
-        out[1] += weight * work
-        out[2] += work
         if k == 0:
             return
         weight *= k
@@ -110,6 +115,10 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
     for i in range(1, m):
         if not _enter_row(i, m, n, rows, grid):
             return
+        pops = 0
+        for w in range(grid.cand.shape[1]):
+            pops += popcount64(np.uint64(grid.cand[i, w]))
+        out[1 if i < m - 1 else 2] += weight * pops
         k = 0
         while True:
             x = _next_candidate(i, m, n, plan, rows, grid, trades, span, span2)
@@ -117,8 +126,6 @@ def _probe(m, n, r, plan, rows, grid, trades, u, picks, out):
                 break
             picks[k] = x
             k += 1
-        out[1] += weight * (k + 1)
-        out[2] += k + 1
         if k == 0:
             return
         weight *= k
@@ -146,9 +153,9 @@ class SizeEstimate:
     probes: int
     tables: float            # estimated trade-free tables (leaves)
     rel_err: float           # relative standard error of ``tables``
-    work: float              # estimated work units of the whole search
+    work: float              # the whole search's pops, in middle-row pops (a last row's weighs less)
     work_rel_err: float
-    core_seconds: float      # work × this machine's CPU-s per unit (from the probes)
+    core_seconds: float      # work × a middle pop's CPU-s on this machine (``machine_factor``)
     seconds: float           # CPU time of the estimate itself
 
     @property
@@ -192,24 +199,37 @@ def estimate_size(m: int, n: int, probes: int = 2000, seed: int = 0, chunk: int 
     drawn = np.zeros(probes, np.int64)
     # load (or compile) the kernel before any timing: no probe, same types
     probe_kernel(m, n, vectors, np.zeros(0, np.int64), plan, rows, grid, trades, np.zeros((0, 2 * m)), picks, res[:0])
-    work_time = 0.0
     for a in range(0, probes, chunk):
         b = min(probes, a + chunk)
         which = rng.integers(len(vectors), size=b - a)
         drawn[a:b] = which
         uniforms = rng.random((b - a, 2 * m))
-        t1 = time.thread_time()
         probe_kernel(m, n, vectors, which, plan, rows, grid, trades, uniforms, picks, res[a:b])
-        work_time += time.thread_time() - t1
     V = float(len(vectors))
     # a pair's search also stands for its complement's tables (the run counts both)
     leaves = V * res[:, 0] * (1.0 if alone is None else np.where(alone[drawn], 1.0, 2.0))
-    work = V * res[:, 1]
+    work = V * (res[:, 1] + (SECONDS_PER_LAST_POP / SECONDS_PER_MIDDLE_POP) * res[:, 2])
     mean_l, mean_w = float(leaves.mean()), float(work.mean())
     re_l = float(leaves.std(ddof=1) / (mean_l * math.sqrt(probes))) if mean_l > 0 else float("inf")
     re_w = float(work.std(ddof=1) / (mean_w * math.sqrt(probes))) if mean_w > 0 else float("inf")
-    per_unit = RUN_OVER_PROBE_RATE * work_time / max(1.0, float(res[:, 2].sum()))
-    return SizeEstimate(m, n, probes, mean_l, re_l, mean_w, re_w, mean_w * per_unit, time.thread_time() - t0)
+    core_seconds = mean_w * SECONDS_PER_MIDDLE_POP * machine_factor()
+    return SizeEstimate(m, n, probes, mean_l, re_l, mean_w, re_w, core_seconds, time.thread_time() - t0)
+
+
+@cache
+def machine_factor() -> float:
+    """This machine's CPU time over the reference machine's on the real search (4×4 batches
+    ``REFERENCE_BATCHES``, the quickest of three timings: ~0.15 s here, measured once)."""
+    vectors, bounds = batch_plan(4, 4)
+    parts = [vectors[bounds[b]:bounds[b + 1]] for b in REFERENCE_BATCHES]
+    run_vectors(4, 4, parts[0][:1])   # load (or compile) first
+    best = math.inf
+    for _ in range(3):
+        t0 = time.thread_time()
+        for part in parts:
+            run_vectors(4, 4, part)
+        best = min(best, time.thread_time() - t0)
+    return best / REFERENCE_SECONDS
 
 
 def warm_up() -> None:
