@@ -82,7 +82,7 @@ def test_partial_progress_and_sizes_beyond_a_run():
     p = model.partition_progress()
     assert p.batches_done == 1 and p.done[1] and not p.done[0]
     assert p.vectors_done == int(p.vectors[1])
-    model.select(3, 7)
+    model.select(4, 6)
     assert not model.runnable
     with pytest.raises(ValueError, match="prediction only"):
         model.new_run()

@@ -24,11 +24,12 @@ from sudokustudio.survo import atlas as A
 from sudokustudio.survo.atlas.estimate import SizeEstimate, estimate_size
 from sudokustudio.survo.atlas.tables import AtlasTables, atlas_tables, write_tables_csv
 
-#: sizes the window runs (3×6 takes minutes, 4×5 hours on two cores; two rows by their own method, 2×10 in minutes)
+#: sizes the window runs (3×6 takes minutes, 4×5 hours on two cores, 3×7 more: stored runs, resumed; two rows
+#: by their own method, 2×10 in minutes)
 RUN_SIZES = [(2, 2), (2, 3), (2, 4), (2, 5), (2, 6), (2, 7), (2, 8), (2, 9), (2, 10), (3, 3), (3, 4), (3, 5),
-             (3, 6), (4, 4), (4, 5)]
+             (3, 6), (4, 4), (4, 5), (3, 7)]
 #: sizes past a run (more than ``A.MAX_CELLS`` cells): the prediction only
-PREDICT_SIZES = [(3, 7), (4, 6), (5, 5), (3, 8)]
+PREDICT_SIZES = [(4, 6), (5, 5), (3, 8)]
 SIZES = RUN_SIZES + PREDICT_SIZES
 #: probes of the prediction shown before a run (a few seconds for 3×6, ~a minute for 5×5 on a loaded machine)
 PROBES = 400

@@ -7,7 +7,7 @@ from math import factorial
 
 import numpy as np
 
-MAX_CELLS = 20          # 4×5 (the stretch size) is the largest practical atlas
+MAX_CELLS = 21          # 3×7 (tens of core-hours: a stored run, resumed) is the largest atlas run
 MAX_BATCHES = 1000
 PREDICT_MAX_CELLS = 30  # the size estimate (``estimate``) reaches further than a run
 #: the largest two-row size (``two_rows``: sums up to 2N - 1 = 39, top-row sums up to T = 210 in 4 words)
