@@ -403,6 +403,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
     span2 = 2 * (N - 1)              # |Δ| bound of two rows in _mark_two_row_triples
     i = 1
     entering = True
+    marked = False   # rows 0, 1's part of the three-column test (marks) is done for this row 1
     while i >= 1:
         if entering:
             entering = False
@@ -459,11 +460,18 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                 # keeps them); for m = 3 the margin dedupe is cheaper than these checks
                 for j in range(n):
                     T[2, j] = vals[2, perms[k, j]]
-                if three_col_trade(T, n, marks, stamps[1], span2):
+                # the three-row test first: ~97 % of 4×5 candidates fail it, so the three-column
+                # test and its marks of rows 0, 1 (made once per row 1, when first needed) are
+                # mostly skipped (4×5 batch 700: 14.1 -> 10.0 CPU-s)
+                stamps[0] += 1
+                if three_row_trade(T, n, opt, half_a, half_b, seen, stamps[0], span):
                     good = False
                 else:
-                    stamps[0] += 1
-                    if three_row_trade(T, n, opt, half_a, half_b, seen, stamps[0], span):
+                    if not marked:
+                        stamps[1] += 1
+                        mark_two_row_triples(T, n, marks, stamps[1], span2)
+                        marked = True
+                    if three_col_trade(T, n, marks, stamps[1], span2):
                         good = False
             if good:
                 break
@@ -488,9 +496,8 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                 rank = compose_t[k, pair_list[i, i2, t]] if compose_t.shape[0] > 1 else \
                     compose_rank(perms, fact, pair_list[i, i2, t], k, n)
                 composed[i, i2, rank >> 6] |= np.int64(1) << (rank & 63)
-        if i == 1 and m > 3:
-            stamps[1] += 1
-            mark_two_row_triples(T, n, marks, stamps[1], span2)
+        if i == 1:
+            marked = False
         i += 1
         entering = True
     return nkeys
