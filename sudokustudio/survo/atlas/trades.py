@@ -124,6 +124,54 @@ def three_col_trade(T, n, marks, stamp, span2):
     return False
 
 
+#: third-row candidates per partition (m >= 4) that run both triple tests, counted in ``stamps``
+#: (``arrange.arrange_rows_fast``)
+TRIPLE_PROBE = 8
+#: costs measured per call on 4×5 third rows (ns; three-row test, three-column test, marks of rows 0, 1)
+ROW_TEST_COST, COL_TEST_COST, MARKS_COST = 150.0, 40.0, 360.0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def row_test_first(stamps):
+    """Should the three-row test go before the three-column one, by the counts of the candidates
+    that ran both (``stamps[2:6]``: tested, cut by rows, cut by columns, second rows marked)?
+
+    Either order keeps the same tables (both tests must pass); the expected cost per candidate
+    differs: the row test cuts ~97 % of them in some 4×5 batches (700) and 40 % in others
+    (380, where the column test cuts 49 %).  The column test needs its marks of rows 0, 1 once
+    per second row: always when it goes first, else only when a candidate passes the row test.
+    The counts are halved past 4096 candidates, so they follow the partitions as they change.
+    """
+    tested = float(stamps[2])
+    rate_row = stamps[3] / tested
+    rate_col = stamps[4] / tested
+    per_node = tested / max(1.0, float(stamps[5]))   # candidates tested per second row
+    marked_share = min(1.0, per_node * (1.0 - rate_row))
+    row_first = (ROW_TEST_COST + (1.0 - rate_row) * COL_TEST_COST + MARKS_COST * marked_share / per_node <
+                 COL_TEST_COST + (1.0 - rate_col) * ROW_TEST_COST + MARKS_COST / per_node)
+    if stamps[2] > 4096:
+        for q in range(2, 6):
+            stamps[q] //= 2
+    return row_first
+
+
+@njit(cache=True, nogil=True, inline="always")
+def row_triple_cut(T, n, opt, half_a, half_b, seen, stamps, span):
+    """``three_row_trade`` on rows 0, 1, 2 of T with a fresh stamp (``stamps[0]``)."""
+    stamps[0] += 1
+    return three_row_trade(T, n, opt, half_a, half_b, seen, stamps[0], span)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def col_triple_cut(T, n, marks, stamps, span2, marked):
+    """``three_col_trade`` on rows 0, 1, 2 of T, first marking rows 0, 1 (stamp ``stamps[1]``)
+    unless they are ``marked`` already."""
+    if not marked:
+        stamps[1] += 1
+        mark_two_row_triples(T, n, marks, stamps[1], span2)
+    return three_col_trade(T, n, marks, stamps[1], span2)
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def row_pairings(A, B, n, plan, rows, out):
     """The trade-free pairings of row sets A and B (see ``good_pairings``) into ``out``; returns

@@ -4,7 +4,8 @@ arrays, which numba passes as one argument each: no jitclass to compile).
 * ``Plan``:   read-only tables of a size (subsets by sum, row arrangements, ...).
 * ``Rows``:   the partition search (row sets, their trade-free pairings).
 * ``Grid``:   the arrangement search (the table, candidate bit sets, column sums).
-* ``Trades``: scratch of the three-row / three-column trade checks (stamped, never cleared).
+* ``Trades``: scratch of the three-row / three-column trade checks (stamped, never cleared;
+  ``stamps[2:6]`` count what the checks cut, ``trades.row_test_first``).
 """
 from __future__ import annotations
 
@@ -69,5 +70,5 @@ def make_workspace(m: int, n: int) -> tuple[Rows, Grid, Trades]:
     trades = Trades(opt=z((n, 6), np.int64), half_a=z(6 ** (n // 2), np.int64),
                     half_b=z(6 ** (n - n // 2), np.int64), seen=z((2 * span + 1) ** 2, np.int64),
                     marks=z((max(1, n * (n - 1) * (n - 2) // 6), (2 * span2 + 1) ** 2), np.int64),
-                    stamps=z(2, np.int64))
+                    stamps=z(6, np.int64))
     return rows, grid, trades
