@@ -129,8 +129,8 @@ def pairing_tables(m: int, n: int):
     compose_t int64[n!, n!] with compose_t[b, a] = rank of perms[a]∘perms[b]
     (b first: a placed row's arrangement b is composed with every pairing a
     in one row of the table, read in order; only needed with three or more
-    rows; a 1×1 dummy for two rows, and for n >= 7, where the table would
-    take n!² words and ranks are computed instead), fact int64[n+1],
+    rows; a 1×1 dummy for two rows, and for n >= 8, where the table would
+    take n!² words (3.3 GB) and ranks are computed instead), fact int64[n+1],
     row_orders int64[m!, m] (every order of placing the m rows)).
     """
     perms = np.array(list(permutations(range(n))), dtype=np.int64)
@@ -143,9 +143,15 @@ def pairing_tables(m: int, n: int):
         return out
 
     inverse = ranks(np.argsort(perms, axis=1))
-    if m >= 3 and n <= 6:
-        # int16 (ranks < 720): the table is read at random, 1 MB stays in L2 where 4 MB did not
-        compose_t = np.ascontiguousarray(ranks(perms[:, perms]).T).astype(np.int16)   # [b, a]: perms[a, perms[b, k]]
+    if m >= 3 and n <= 7:
+        # int16 (ranks < 5040): the table is read at random, 1 MB (n = 6) stays in L2 where 4 MB did not;
+        # for n = 7 (51 MB) a search reads one row (10 KB) at a time, and computing each rank
+        # instead made a 3×7 row-sum vector ~60× dearer than its pops at n = 6 prices
+        compose_t = np.empty((len(perms), len(perms)), np.int16)
+        step = 256   # rows of the table at a time: the whole n = 7 temporary would take 1.4 GB
+        for b in range(0, len(perms), step):
+            chunk = perms[:, perms[b:b + step]]   # [a, b, k]: perms[a, perms[b, k]]
+            compose_t[b:b + step] = ranks(chunk).T
     else:
         compose_t = np.zeros((1, 1), np.int16)
     row_orders = np.array(list(permutations(range(m))), dtype=np.int64)
@@ -156,9 +162,10 @@ def pairing_tables(m: int, n: int):
 def cell_pair_masks(n: int) -> np.ndarray:
     """Bit sets over the n! arrangements (rank k: bit k & 63 of word k >> 6): entry
     [a·n + b, u·n + v] holds the arrangements putting element u in column a and element v in
-    column b (perms[k, a] == u, perms[k, b] == v).  For n <= 6 (n⁴·n!/64 words: 15,552 for
-    n = 6); beyond, a 1×1×1 dummy (the last row's column pairs are then tested one by one)."""
-    if n > 6:
+    column b (perms[k, a] == u, perms[k, b] == v).  For n <= 7 (n⁴·n!/64 words: 15,552 for
+    n = 6, 189,679 for n = 7); beyond, a 1×1×1 dummy (the last row's column pairs are then tested
+    one by one)."""
+    if n > 7:
         return np.zeros((1, 1, 1), np.int64)
     perms = np.array(list(permutations(range(n))), dtype=np.int64)
     n_words = (len(perms) + 63) // 64
@@ -174,9 +181,10 @@ def cell_pair_masks(n: int) -> np.ndarray:
 def subset_pair_masks(n: int) -> np.ndarray:
     """Bit sets over the n! arrangements (as ``cell_pair_masks``): entry [S, T] (bit masks of
     positions) holds the arrangements mapping the positions S onto the positions T
-    ({perms[k, j] : j in S} == T; empty unless |S| == |T|).  For n <= 6 (2**2n·n!/64 words:
-    49,152 for n = 6); beyond, a 1×1×1 dummy (pairings are then listed depth first)."""
-    if n > 6:
+    ({perms[k, j] : j in S} == T; empty unless |S| == |T|).  For n <= 7 (2**2n·n!/64 words:
+    49,152 for n = 6, 1.3 M (10 MB) for n = 7: listing 3×7 pairings depth first made a row-sum
+    vector cost minutes); beyond, a 1×1×1 dummy (pairings are then listed depth first)."""
+    if n > 7:
         return np.zeros((1, 1, 1), np.int64)
     perms = np.array(list(permutations(range(n))), dtype=np.int64)
     n_perms = len(perms)
