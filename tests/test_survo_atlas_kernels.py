@@ -160,3 +160,37 @@ def test_shuffle_trade_matches_brute_force(k, width):
         assert got == _shuffle_trade_brute(A)
         answers.add(bool(got))
     assert answers == {True, False}
+
+
+def test_seven_column_tables_match_their_definitions_and_the_depth_first_pairings():
+    """3×7 keeps the composition table and the bit sets too (plan.py): sampled entries against
+    their definitions, and pairings by subsets against the depth-first listing 7 columns used."""
+    n, m = 7, 3
+    N = m * n
+    perms, _, compose_t, fact, _ = pairing_tables(m, n)
+    cells, subsets = cell_pair_masks(n), subset_pair_masks(n)
+    rng = np.random.default_rng(77)
+    lookup = {tuple(p): k for k, p in enumerate(perms.tolist())}
+    for _ in range(300):
+        a, b, k = (int(x) for x in rng.integers(len(perms), size=3))
+        assert compose_t[b, a] == lookup[tuple(perms[a][perms[b]])]
+        ca, cb, u, v = (int(x) for x in rng.integers(n, size=4))
+        assert _bit(cells[ca * n + cb, u * n + v], k) == (perms[k, ca] == u and perms[k, cb] == v)
+        S = int(rng.integers(1 << n))
+        image = sum(1 << int(perms[k, j]) for j in range(n) if (S >> j) & 1)
+        for T in (image, int(rng.integers(1 << n))):
+            assert _bit(subsets[S, T], k) == (T == image)
+    n_words = (factorial(n) + 63) // 64
+    head = np.full((n + 1) * (n * N + 1), -1, np.int64)
+    by_subsets, depth_first = np.zeros(factorial(n), np.int64), np.zeros(factorial(n), np.int64)
+    counts = set()
+    for _ in range(25):
+        p = rng.permutation(np.arange(1, N + 1))
+        A, B = np.sort(p[:n]), np.sort(p[n:2 * n])
+        c1 = pairings_by_subsets(A, B, n, subsets, np.zeros((2, 1 << n), np.int64), head, np.zeros(1 << n, np.int64),
+                                 np.zeros(n_words, np.int64), by_subsets)
+        c2 = good_pairings(A, B, n, fact, np.zeros((n + 1, reach_words(m, n)), np.uint64), np.zeros(n + 1, np.int64),
+                           np.zeros(n + 1, np.int64), depth_first)
+        assert c1 == c2 and np.array_equal(by_subsets[:c1], depth_first[:c2])
+        counts.add(c1)
+    assert len(counts) >= 2
