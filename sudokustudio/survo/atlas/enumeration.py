@@ -235,29 +235,30 @@ def _triple_trade(T, m, n, sub, opts, sums, digits, hkeys, hcount, hstamp, stamp
     return found
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _index_of(values, x):
+    """Position of x in ``values`` (it is there)."""
+    k = 0
+    while values[k] != x:
+        k += 1
+    return k
+
+
 @njit(cache=True, nogil=True)
 def _sorted_solution(T, m, n, r, c, flip, out):
     """The table T (rows in placing order, columns as row 0 names them) as the solution of
     the puzzle (r, c) the solver gets: rows in the order of r, columns in the order of c (both
     increasing, distinct), transposed into ``out`` when ``flip``."""
+    col_at = np.empty(n, np.int64)
+    for j in range(n):
+        col_at[j] = _index_of(c, T[:, j].sum())
     for i in range(m):
-        s = 0
+        ri = _index_of(r, T[i].sum())
         for j in range(n):
-            s += T[i, j]
-        ri = 0
-        while r[ri] != s:
-            ri += 1
-        for j in range(n):
-            t = 0
-            for i2 in range(m):
-                t += T[i2, j]
-            cj = 0
-            while c[cj] != t:
-                cj += 1
             if flip:
-                out[cj, ri] = T[i, j]
+                out[col_at[j], ri] = T[i, j]
             else:
-                out[ri, cj] = T[i, j]
+                out[ri, col_at[j]] = T[i, j]
 
 
 @njit(cache=True, nogil=True)
