@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from functools import cache
-from itertools import combinations, permutations
+from itertools import combinations, islice, permutations
 from math import factorial
 
 import numpy as np
@@ -22,9 +22,15 @@ def subset_tables(m: int, n: int):
     at masks[start[s]:start[s + 1]].
     """
     N = m * n
-    subs = sorted(combinations(range(1, N + 1), n), key=lambda c: (sum(c), c))
-    masks = np.array([sum(1 << v for v in c) for c in subs], dtype=np.int64)
-    sums = np.array([sum(c) for c in subs], dtype=np.int64)
+    # numpy in chunks, not a Python sort of tuples: the window predicts 3×7 (116,280 subsets) in a
+    # worker, and one long Python or C call holding the GIL stalled its UI thread 50 ms
+    found = combinations(range(1, N + 1), n)
+    chunks = [np.array(part, dtype=np.int64) for part in iter(lambda: list(islice(found, 8192)), [])]
+    subs = np.concatenate(chunks).reshape(-1, n)
+    sums = subs.sum(axis=1)
+    order = np.argsort(sums, kind="stable")   # combinations come lexicographic: ties keep that order
+    masks = (np.int64(1) << subs[order]).sum(axis=1)
+    sums = sums[order]
     maxsum = int(sums[-1])
     start = np.searchsorted(sums, np.arange(maxsum + 2)).astype(np.int64)
     return masks, start
