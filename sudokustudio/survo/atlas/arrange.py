@@ -109,6 +109,21 @@ def _record_leaf(m, n, plan, grid, keys, nkeys):
     return _append_key(m, n, cs_sorted, grid.r_desc, plan.bits, keys, nkeys)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _differences_to_avoid(colsub, forbid, i, n, N):
+    """Row i's forbidden differences per column pair (a, b), as bits of forbid[i, a·n + b]:
+    the differences col a − col b over every subset of the rows above (colsub), which
+    row i's own difference would cancel in a trade."""
+    for a in range(n):
+        for b in range(a + 1, n):
+            f = np.int64(0)
+            for mask in range(1 << i):
+                s = colsub[a * n + b, mask]
+                if -N < s < N:
+                    f |= np.int64(1) << (N - 1 - s)
+            forbid[i, a * n + b] = f
+
+
 @njit(cache=True, nogil=True)
 def _enter_row(i, m, n, rows, grid):
     """Row i's candidate bit set and the column differences it must avoid; False if no candidate."""
@@ -130,14 +145,7 @@ def _enter_row(i, m, n, rows, grid):
             nonempty = True
     if not nonempty:
         return False
-    for a in range(n):
-        for b in range(a + 1, n):
-            f = np.int64(0)
-            for mask in range(1 << i):
-                s = colsub[a * n + b, mask]
-                if -N < s < N:
-                    f |= np.int64(1) << (N - 1 - s)
-            forbid[i, a * n + b] = f
+    _differences_to_avoid(colsub, forbid, i, n, N)
     return True
 
 
@@ -423,15 +431,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
             if not nonempty:
                 i -= 1
                 continue
-            # the column differences row i must avoid
-            for a in range(n):
-                for b in range(a + 1, n):
-                    f = np.int64(0)
-                    for mask in range(1 << i):
-                        s = colsub[a * n + b, mask]
-                        if -N < s < N:
-                            f |= np.int64(1) << (N - 1 - s)
-                    forbid[i, a * n + b] = f
+            _differences_to_avoid(colsub, forbid, i, n, N)
             if i < m - 1:
                 # as bit sets when that costs less than testing each candidate popped
                 nb = 0
