@@ -83,35 +83,56 @@ def _default(o):
 
 
 class ProgressBar:
-    """A one-line progress bar on stderr, shown only on a terminal."""
+    """Progress on stderr: a one-line bar on a terminal; otherwise (a log file, nohup, a
+    cluster job) a plain line every ``log_interval`` seconds with the time elapsed and the
+    run model's estimate of the time left, so a long headless run's log shows where it is."""
 
-    def __init__(self, label: str, total: float | None = None, stream=None, min_interval: float = 0.2):
+    def __init__(self, label: str, total: float | None = None, stream=None, min_interval: float = 0.2,
+                 log_interval: float = 60.0):
         self.label = label
         self.total = total
         self.stream = stream or sys.stderr
-        self.enabled = hasattr(self.stream, "isatty") and self.stream.isatty()
-        self._last = 0.0
+        self.terminal = hasattr(self.stream, "isatty") and self.stream.isatty()
+        self.interval = min_interval if self.terminal else log_interval
         self.t0 = time.perf_counter()
+        self._last = self.t0 if not self.terminal else 0.0
+        self._logged = False
 
-    def update(self, done: float, extra: str = "") -> None:
-        if not self.enabled:
+    def due(self) -> bool:
+        """Is it time for the next update?  (Callers skip building its text otherwise.)"""
+        return time.perf_counter() - self._last >= self.interval
+
+    def update(self, done: float, extra: str = "", eta: float | None = None) -> None:
+        if not self.due():
             return
-        now = time.perf_counter()
-        if now - self._last < 0.2:
-            return
-        self._last = now
-        if self.total:
-            frac = min(1.0, done / self.total)
-            bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
-            text = f"\r{self.label} [{bar}] {100 * frac:5.1f}% {extra}"
+        self._last = time.perf_counter()
+        frac = min(1.0, done / self.total) if self.total else None
+        if self.terminal:
+            if frac is not None:
+                bar = "#" * int(30 * frac) + "-" * (30 - int(30 * frac))
+                text = f"\r{self.label} [{bar}] {100 * frac:5.1f}% {extra}"
+            else:
+                text = f"\r{self.label} {done:g} {extra}"
+            self.stream.write(text[:150].ljust(80))
         else:
-            text = f"\r{self.label} {done:g} {extra}"
-        self.stream.write(text[:150].ljust(80))
+            from sudokustudio.models.estimator import fmt_time
+
+            text = f"{self.label}: {done:g}" + (f" of {self.total:g} ({100 * frac:.1f} %)" if frac is not None else "")
+            text += f"{', ' + extra if extra else ''}; {fmt_time(self._last - self.t0)} elapsed"
+            if eta is not None:
+                text += f", ~{fmt_time(eta)} left"
+            self.stream.write(text + "\n")
+            self._logged = True
         self.stream.flush()
 
     def close(self) -> None:
-        if self.enabled:
+        if self.terminal:
             self.stream.write("\n")
+            self.stream.flush()
+        elif self._logged:
+            from sudokustudio.models.estimator import fmt_time
+
+            self.stream.write(f"{self.label}: ended after {fmt_time(time.perf_counter() - self.t0)}\n")
             self.stream.flush()
 
 
@@ -145,16 +166,16 @@ def execute_run(run, *, threads: int = 2, scheduler: str | None = None, label: s
     bar = ProgressBar(label, total=n_batches if n_batches else seconds)
 
     def listener(event, run):
-        if event != "batch" or not bar.enabled:
+        if event != "batch" or not bar.due():
             return
         snap = run.snapshot(history=False)
         extra = progress(snap) if progress is not None else ""
         if n_batches:
-            bar.update(snap.batches, extra)
+            bar.update(snap.batches, extra, snap.eta)
         elif seconds:
-            bar.update(snap.session_seconds, extra)
+            bar.update(snap.session_seconds, extra, snap.eta)
         else:
-            bar.update(snap.units if snap.unit != "batches" else snap.batches, extra)
+            bar.update(snap.units if snap.unit != "batches" else snap.batches, extra, snap.eta)
 
     run.listener = listener
     executor = None
