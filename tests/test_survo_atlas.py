@@ -216,8 +216,11 @@ def test_cli_a_stopped_atlas_resumes_with_only_the_batches_left(tmp_path, capsys
     out = tmp_path / "atlas.txt"
     argv = ["survo", "atlas", "3", "4", "--resume", str(run.run_id), "--store", str(store_path), "--probes", "0"]
     assert main([*argv, "--out", str(out), "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    said = capsys.readouterr()
+    data = json.loads(said.out)
     assert data["count"] == 583 and data["count_match"] and data["run_id"] == run.run_id
+    # the run is named at the start (a killed process prints nothing at its end)
+    assert f"stored as run {run.run_id} in {store_path}; after a stop, --resume {run.run_id}" in said.err
     whole = [ln for ln in out.read_text().splitlines() if not ln.startswith("#")]
     assert sorted(whole) == sorted(atlas_3x4.puzzle_line(k) for k in range(atlas_3x4.count))
     # the stored batches' CPU seconds are kept, so the total is the first part's plus the rest's

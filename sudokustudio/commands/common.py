@@ -164,6 +164,9 @@ def execute_run(run, *, threads: int = 2, scheduler: str | None = None, label: s
 
     n_batches, seconds = run.rules.batches, run.rules.seconds
     bar = ProgressBar(label, total=n_batches if n_batches else seconds)
+    if run.store is not None and run.run_id is not None:   # said first: a killed process prints no hint at the end
+        print(f"{label}: stored as run {run.run_id} in {run.store.path}; after a stop, --resume {run.run_id} "
+              "carries it on", file=sys.stderr, flush=True)
 
     def listener(event, run):
         if event != "batch" or not bar.due():
