@@ -8,15 +8,19 @@ from sudokustudio.commands.common import ProgressBar
 
 def test_log_lines_name_progress_elapsed_and_time_left():
     log = io.StringIO()   # not a terminal: a line per update once the interval has passed
-    bar = ProgressBar("atlas 4x5", total=961, stream=log, log_interval=0.0)
+    bar = ProgressBar("atlas 4x5", total=961, stream=log, log_interval=0.0, unit="batches")
     bar.update(565, "129,705 puzzles", eta=5400.0)
     bar.update(600, "", eta=None)
+    bar.update(4.83375, "")   # a fraction of a unit (seconds, kernel groups) to a tenth
+    bar.update(1234567, "")
     bar.close()
     lines = log.getvalue().splitlines()
-    assert lines[0].startswith("atlas 4x5: 565 of 961 (58.8 %), 129,705 puzzles; ")
+    assert lines[0].startswith("atlas 4x5: 565 of 961 batches (58.8 %), 129,705 puzzles; ")
     assert lines[0].endswith("elapsed, ~1 h 30 min left")
-    assert lines[1].startswith("atlas 4x5: 600 of 961 (62.4 %); ") and "left" not in lines[1]
-    assert lines[2].startswith("atlas 4x5: ended after ")
+    assert lines[1].startswith("atlas 4x5: 600 of 961 batches (62.4 %); ") and "left" not in lines[1]
+    assert lines[2].startswith("atlas 4x5: 4.8 of 961 batches (0.5 %); ")
+    assert lines[3].startswith("atlas 4x5: 1,234,567 of 961 batches (100.0 %); ")
+    assert lines[4].startswith("atlas 4x5: ended after ")
     assert "\r" not in log.getvalue()
 
 

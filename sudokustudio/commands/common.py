@@ -88,9 +88,10 @@ class ProgressBar:
     run model's estimate of the time left, so a long headless run's log shows where it is."""
 
     def __init__(self, label: str, total: float | None = None, stream=None, min_interval: float = 0.2,
-                 log_interval: float = 60.0):
+                 log_interval: float = 60.0, unit: str = ""):
         self.label = label
         self.total = total
+        self.unit = f" {unit}" if unit else ""
         self.stream = stream or sys.stderr
         self.terminal = hasattr(self.stream, "isatty") and self.stream.isatty()
         self.interval = min_interval if self.terminal else log_interval
@@ -117,7 +118,8 @@ class ProgressBar:
         else:
             from sudokustudio.models.estimator import fmt_time
 
-            text = f"{self.label}: {done:g}" + (f" of {self.total:g} ({100 * frac:.1f} %)" if frac is not None else "")
+            text = f"{self.label}: {_amount(done)}" + (f" of {_amount(self.total)}" if frac is not None else "")
+            text += self.unit + (f" ({100 * frac:.1f} %)" if frac is not None else "")
             text += f"{', ' + extra if extra else ''}; {fmt_time(self._last - self.t0)} elapsed"
             if eta is not None:
                 text += f", ~{fmt_time(eta)} left"
@@ -134,6 +136,11 @@ class ProgressBar:
 
             self.stream.write(f"{self.label}: ended after {fmt_time(time.perf_counter() - self.t0)}\n")
             self.stream.flush()
+
+
+def _amount(x: float) -> str:
+    """A count as 12,345; a fraction of one (seconds, kernel groups) to a tenth."""
+    return f"{int(x):,}" if float(x).is_integer() else f"{x:,.1f}"
 
 
 def add_run_args(p, threads: bool = True) -> None:
@@ -163,7 +170,8 @@ def execute_run(run, *, threads: int = 2, scheduler: str | None = None, label: s
     from sudokustudio.jobs.run import drive_to_end
 
     n_batches, seconds = run.rules.batches, run.rules.seconds
-    bar = ProgressBar(label, total=n_batches if n_batches else seconds)
+    bar = ProgressBar(label, total=n_batches if n_batches else seconds,
+                      unit="batches" if n_batches else ("s" if seconds else ""))
     if run.store is not None and run.run_id is not None:   # said first: a killed process prints no hint at the end
         print(f"{label}: stored as run {run.run_id} in {run.store.path}; after a stop, --resume {run.run_id} "
               "carries it on", file=sys.stderr, flush=True)

@@ -49,7 +49,7 @@ def run(args) -> int:
     model = KernelReadiness(groups or GROUP_NAMES, ready=False)
     launcher = CompileLauncher(model, max_procs=jobs, priority="normal", fallback=False)
     names = list(model.groups())
-    bar = ProgressBar("compiling kernels", total=len(names))
+    bar = ProgressBar("compiling kernels", total=len(names), unit="kernel groups")
     launcher.start()
     bytecode = _compile_bytecode()
     try:
