@@ -41,8 +41,9 @@ from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 
 #: a whole run's CPU per pop on the reference machine (2-core Xeon, where the README's figures
 #: were measured): a middle row's candidate, and a last row's.  Fitted (non-negative least squares
-#: on relative errors) to whole runs: 3×5 2.3, 4×4 41.9, 3×6 113 and 4×5 ~20,000 CPU-s; the
-#: fit reads them as 0.56, 0.95, 1.18 and 1.07 of measured (small sizes pay more fixed costs).
+#: on relative errors) to whole runs: 3×5 2.3, 4×4 41.9, 3×6 113 and 4×5 ~20,000 CPU-s (then a
+#: projection); the fit reads them as 0.56, 0.95, 1.18 and 1.07 of that (small sizes pay more fixed
+#: costs).  The whole 4×5 later measured 18,068 CPU-s, which the fit reads at 1.18: refit with 3×7.
 SECONDS_PER_MIDDLE_POP = 178e-9
 SECONDS_PER_LAST_POP = 42e-9
 #: ``machine_factor``'s search: 4×4 batches (of ``batch_plan(4, 4)``) and their CPU seconds on the

@@ -132,7 +132,7 @@ def pairing_tables(m: int, n: int):
     """The n! arrangements of a row (lexicographic: an arrangement's rank is its index).
 
     Returns (perms int64[n!, n], inverse int64[n!] (rank of the inverse),
-    compose_t int64[n!, n!] with compose_t[b, a] = rank of perms[a]∘perms[b]
+    compose_t int16[n!, n!] with compose_t[b, a] = rank of perms[a]∘perms[b]
     (b first: a placed row's arrangement b is composed with every pairing a
     in one row of the table, read in order; only needed with three or more
     rows; a 1×1 dummy for two rows, and for n >= 8, where the table would
