@@ -116,13 +116,13 @@ class ProgressBar:
                 text = f"\r{self.label} {done:g} {extra}"
             self.stream.write(text[:150].ljust(80))
         else:
-            from sudokustudio.models.estimator import fmt_time
+            from sudokustudio.core.durations import duration_text
 
             text = f"{self.label}: {_amount(done)}" + (f" of {_amount(self.total)}" if frac is not None else "")
             text += self.unit + (f" ({100 * frac:.1f} %)" if frac is not None else "")
-            text += f"{', ' + extra if extra else ''}; {fmt_time(self._last - self.t0)} elapsed"
+            text += f"{', ' + extra if extra else ''}; {duration_text(self._last - self.t0)} elapsed"
             if eta is not None:
-                text += f", ~{fmt_time(eta)} left"
+                text += f", ~{duration_text(eta)} left"
             self.stream.write(text + "\n")
             self._logged = True
         self.stream.flush()
@@ -132,9 +132,9 @@ class ProgressBar:
             self.stream.write("\n")
             self.stream.flush()
         elif self._logged:
-            from sudokustudio.models.estimator import fmt_time
+            from sudokustudio.core.durations import duration_text
 
-            self.stream.write(f"{self.label}: ended after {fmt_time(time.perf_counter() - self.t0)}\n")
+            self.stream.write(f"{self.label}: ended after {duration_text(time.perf_counter() - self.t0)}\n")
             self.stream.flush()
 
 

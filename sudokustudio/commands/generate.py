@@ -105,7 +105,7 @@ def _run_one(args, bands, mask=None):
     t0 = work_started()
     outcome = execute(job, args.seed, n_batches=n_batches, units=args.n if open_ended else None,
                       threads=args.threads, scheduler=args.scheduler, label=args.method,
-                      progress=lambda snap: f"{snap.total.count} puzzles")
+                      progress=lambda snap: f"{snap.total.count:,} puzzles")
     secs = time.perf_counter() - t0
     for err in outcome.errors:
         print(f"sudokustudio-cli: {err}", file=sys.stderr)

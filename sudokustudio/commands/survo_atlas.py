@@ -59,7 +59,7 @@ def run_atlas(args) -> int:
     estimate = _estimate(args)
     outcome = execute_run(run, threads=args.threads, scheduler=args.scheduler,
                           label=f"survo atlas {args.m}x{args.n}",
-                          progress=lambda snap: f"{snap.total.count} puzzles")
+                          progress=lambda snap: f"{snap.total.count:,} puzzles")
     seconds = time.perf_counter() - t0
     if outcome.errors:
         raise ValueError("; ".join(outcome.errors))

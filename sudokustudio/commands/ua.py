@@ -163,7 +163,7 @@ def run_census(args) -> int:
     warm_up()  # loads the UA kernels (start-up, not search time)
     t0 = work_started()
     outcome = execute_run(run, threads=args.threads, scheduler=args.scheduler, label="ua census",
-                          progress=lambda snap: f"{len(snap.total['found'])} found")
+                          progress=lambda snap: f"{len(snap.total['found']):,} found")
     out = job.describe(outcome.total)
     out["run_id"] = run.run_id
     out["seconds"] = round(time.perf_counter() - t0, 6)

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from sudokustudio.core.durations import duration_text
 from sudokustudio.core.stats import TAIL_MAX_SHARE, TAIL_MIN_ESS
 from sudokustudio.jobs.run import Run, Snapshot, Status, StopRules
 from sudokustudio.jobs.store import RunInfo, RunStore, StoreError
@@ -142,18 +143,6 @@ def tail_warning_text(t: dict, what: str) -> str:
         return ""
     return (f"Heavy tail: the RE of {what} cannot be trusted yet (ESS {t['ess']:.3g} < {TAIL_MIN_ESS:g} "
             f"or one sample > {100 * TAIL_MAX_SHARE:g}% of the sum); run longer or use a better sampler.")
-
-
-def fmt_time(s: float | None) -> str:
-    if s is None or not math.isfinite(s):
-        return "–"
-    if s < 60:
-        return f"{s:.1f} s"
-    if s < 3600:
-        return f"{int(s // 60)} min {int(s % 60):02d} s"
-    if s < 86400 * 3:
-        return f"{int(s // 3600)} h {int(s % 3600 // 60):02d} min"
-    return f"{s / 86400:.3g} days"
 
 
 class EstimatorModel:
@@ -320,13 +309,13 @@ class EstimatorModel:
         if re is not None and re <= target_re:
             eta_text, frac = "reached", 1.0
         else:
-            eta_text = fmt_time(eta) if not view.run.finished else f"{fmt_time(eta)} (when resumed)"
+            eta_text = duration_text(eta) if not view.run.finished else f"{duration_text(eta)} (when resumed)"
             frac = 0.0
             if re is not None and snap.units > 1:
                 need = snap.units * (re / target_re) ** 2
                 frac = max(0.0, min(1.0, math.log(snap.units) / math.log(need))) if need > 1 else 1.0
         lines = [f"{view.label()} — {state}",
-                 f"{snap.units:,} {snap.unit} · {rate} this session · elapsed {fmt_time(snap.elapsed)}",
+                 f"{snap.units:,} {snap.unit} · {rate} this session · elapsed {duration_text(snap.elapsed)}",
                  f"ETA to RE {100 * target_re:.3g}%: {eta_text}", *extra]
         warning = "\n".join(x for x in (tail_warning, snap.store_problem, *snap.errors) if x)
         return Panel(headline, lines, frac, not view.run.finished, warning)

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
+from sudokustudio.core.durations import duration_text
 from sudokustudio.jobs.run import Run, Status, StopRules
 from sudokustudio.jobs.store import RunInfo, RunStore, StoreError
 from sudokustudio.survo import atlas as A
@@ -127,7 +128,7 @@ class AtlasRunModel:
         two_rows = ""
         if A.uses_two_rows(self.m, self.n):
             two_rows = (f"runs by the two-row method (column pairings), about "
-                        f"{_duration(TWO_ROW_CORE_SECONDS.get(self.n, 1.0))} of CPU")
+                        f"{duration_text(TWO_ROW_CORE_SECONDS.get(self.n, 1.0), rounded=True)} of CPU")
             if not self.predictable:
                 return f"S({self.m},{self.n}): {two_rows}; no probe estimate past 8 columns"
             two_rows = f" — {two_rows} instead"
@@ -136,8 +137,9 @@ class AtlasRunModel:
         if est.tables <= 0 or not math.isfinite(est.rel_err):
             return f"S({self.m},{self.n}): no probe reached a table ({est.probes} probes); size unknown"
         text = (f"S({self.m},{self.n}): about {est.tables:,.3g} trade-free tables (± {100 * est.rel_err:.0f} %), "
-                f"about {_duration(est.core_seconds)} of CPU on this machine "
-                f"({est.core_hours:.2g} core-hours; ~{_duration(est.core_seconds / workers)} on {workers} cores)")
+                f"about {duration_text(est.core_seconds, rounded=True)} of CPU on this machine "
+                f"({est.core_hours:.2g} core-hours; "
+                f"~{duration_text(est.core_seconds / workers, rounded=True)} on {workers} cores)")
         if not self.runnable:
             text += f" — beyond a run here (more than {A.MAX_CELLS} cells)"
         return text + two_rows
@@ -159,8 +161,8 @@ class AtlasRunModel:
         return (f"Prediction: {est.tables:,.4g} tables ± {100 * est.rel_err:.1f} %, measured {total.tables:,} "
                 f"({100 * c['relative_difference']:+.1f} %"
                 + (f", {off:+.1f} relative errors" if math.isfinite(off) else "")
-                + f"); CPU predicted {_duration(c['predicted_core_seconds'])}, "
-                  f"measured {_duration(c['measured_core_seconds'])}.")
+                + f"); CPU predicted {duration_text(c['predicted_core_seconds'], rounded=True)}, "
+                  f"measured {duration_text(c['measured_core_seconds'], rounded=True)}.")
 
     # ------------------------------------------------------------------ run
     def predicted_core_seconds(self) -> float | None:
@@ -436,13 +438,3 @@ def _seed_summary(result: A.AtlasResult | None, complete: bool) -> str:
             f"({'inside' if cmp['chi2']['match'] else 'NOT inside'} (0.25, 8.25)).")
 
 
-def _duration(seconds: float) -> str:
-    if not math.isfinite(seconds):
-        return "?"
-    if seconds < 90:
-        return f"{seconds:.0f} s"
-    if seconds < 5400:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 48 * 3600:
-        return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.0f} days"
