@@ -378,3 +378,20 @@ def test_a_live_total_in_order_waits_for_the_gap_and_the_final_total_holds_every
     run.stop()
     assert run.wait(3.0) and run.status is Status.PAUSED
     assert run.total["n"] == run.batches_done >= 6 and 1 not in run._done
+
+
+def test_time_left_weighs_batches_when_the_job_knows_their_costs():
+    from sudokustudio.jobs.run import fixed_length_eta
+
+    # 4 of 10 batches done, 2 of them in this 60 s session: 8 batches/min by count
+    done, before = {0, 1, 2, 3}, frozenset({0, 1})
+    assert fixed_length_eta(10, done, before, 60.0) == pytest.approx(6 / (2 / 60))
+    # the same by weight: this session did 1 + 1 of weight in 60 s, 100 + 5 are left
+    w = np.array([1, 1, 1, 1, 100, 1, 1, 1, 1, 1], dtype=float)
+    assert fixed_length_eta(10, done, before, 60.0, w) == pytest.approx(105 / (2 / 60))
+    # a run stopping at 6 batches reads the first 6 weights; wrong-length weights are ignored
+    assert fixed_length_eta(6, done, before, 60.0, w) == pytest.approx(101 / (2 / 60))
+    assert fixed_length_eta(10, done, before, 60.0, w[:5]) == pytest.approx(6 / (2 / 60))
+    # nothing done yet this session, or no time: no figure
+    assert fixed_length_eta(10, done, frozenset(done), 60.0, w) is None
+    assert fixed_length_eta(10, done, before, 0.0) is None

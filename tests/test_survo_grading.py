@@ -214,3 +214,19 @@ def test_atlas_job_summary_for_a_live_view():
     assert s["vectors_total"] == len(job.plan()[0]) and s["puzzles"] == part.count
     assert len(job.plan()[0]) < len(row_sum_vectors(3, 4))   # one vector per complement pair
     assert s["tables"]["count"] == part.count
+
+
+def test_batch_work_sums_to_the_size_estimates_work():
+    """The per-batch weights of a run's time left (stratified probes) and the whole-size
+    estimate measure the same work: their totals agree within 3 combined standard errors."""
+    from sudokustudio.survo.atlas import SurvoAtlasJob
+    from sudokustudio.survo.atlas.estimate import batch_work, estimate_size
+
+    for m, n in ((3, 5), (4, 4)):
+        job = SurvoAtlasJob(m, n)
+        work, se = batch_work(m, n, job.pairs, probes_per_batch=16, seed=3)
+        assert len(work) == job.n_batches() and (work >= 0).all() and (se >= 0).all()
+        whole = estimate_size(m, n, probes=4000, seed=2)
+        sigma = math.hypot(math.sqrt((se ** 2).sum()), whole.work * whole.work_rel_err)
+        assert abs(work.sum() - whole.work) < 3 * sigma
+    assert SurvoAtlasJob(2, 5).estimate_batch_weights() is None   # two rows: even batches

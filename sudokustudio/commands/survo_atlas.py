@@ -55,6 +55,7 @@ def run_atlas(args) -> int:
     if (job.m, job.n) != (args.m, args.n):
         raise ValueError(f"--resume: run {args.resume} is the {job.m}x{job.n} atlas, not {args.m}x{args.n}")
     warm_up()  # loads the atlas kernels (start-up, not enumeration time)
+    job.batch_weights = job.estimate_batch_weights()   # the time left weighs batches by their work
     t0 = work_started()
     estimate = _estimate(args)
     outcome = execute_run(run, threads=args.threads, scheduler=args.scheduler,

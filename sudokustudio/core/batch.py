@@ -82,11 +82,16 @@ class BatchJob(ABC):
     batches merged without a gap (one that finished early joins it when the
     gap closes; the run's final total holds every batch), for a merge that is
     cheap only when appending to the newest total (the atlas's records).
+    ``batch_weights``: for a job of ``n_batches()`` batches whose costs differ
+    widely, each batch's expected cost in any unit (float[n_batches]), set on
+    the job when known; the time left is then the weight left over the weight
+    done per second, not the batches left over the batches done per second.
     """
 
     kind: ClassVar[str] = ""
     unit: ClassVar[str] = "batches"
     live_total_in_order: ClassVar[bool] = False
+    batch_weights: np.ndarray | None = None
     kernel_groups: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kw):

@@ -22,7 +22,7 @@ Statuses: queued (waiting for its kernels or its executor) -> running ->
 stopping -> paused (stopped early, resumable) | done | failed; a run found
 live in the store whose process is gone is "interrupted" (resumable).
 
-The file is ~680 lines because ``Run`` is one state machine (its loop, stop
+The file is ~710 lines because ``Run`` is one state machine (its loop, stop
 rules, store commits with retry, snapshot and resume share its locked state);
 the executors and the Qt adapter are already in modules of their own.
 """
@@ -135,6 +135,26 @@ class Snapshot:
         return None if not self.n_batches else min(1.0, self.batches / self.n_batches)
 
 
+
+def fixed_length_eta(n_batches: int, done: set[int], done_before: frozenset[int], session: float,
+                     weights: np.ndarray | None = None) -> float | None:
+    """Seconds left for a job of ``n_batches`` batches, at the rate of this session (``session``
+    seconds, in which the batches ``done`` less ``done_before`` finished): by their count, or
+    by their ``weights`` (each batch's expected cost, see ``BatchJob``) when the job has them."""
+    if session <= 0:
+        return None
+    new = done - done_before
+    if weights is not None and len(weights) >= n_batches:   # a run may stop short of the job's end
+        weights = np.asarray(weights[:n_batches], dtype=float)
+    else:
+        weights = None
+    if weights is None:
+        rate = len(new) / session
+        return (n_batches - len(done)) / rate if rate > 0 else None
+    rate = float(weights[list(new)].sum()) / session if new else 0.0
+    left = float(weights.sum()) - (float(weights[list(done)].sum()) if done else 0.0)
+    return max(0.0, left) / rate if rate > 0 else None
+
 class Run:
     """One run of a batch job (see the module docstring)."""
 
@@ -161,6 +181,7 @@ class Run:
         self._session_end: float | None = None
         self._session_units0 = 0
         self._session_batches0 = 0
+        self._session_done0: frozenset[int] = frozenset()   # the batches done before this session
         self._n_batches: int | None = self.rules.batches
         self._stop = threading.Event()
         self._cancel = np.zeros(1, dtype=np.int64)
@@ -288,8 +309,8 @@ class Run:
             return None
         r = self.rules
         if self._n_batches:
-            batch_rate = (batches - self._session_batches0) / session if session > 0 else 0.0
-            return (self._n_batches - batches) / batch_rate if batch_rate > 0 else None
+            return fixed_length_eta(self._n_batches, self._done, self._session_done0, session,
+                                    getattr(self.job, "batch_weights", None))
         if r.units:
             return max(0.0, (r.units - done_now) / rate)
         if r.rel_err and rel:
@@ -398,6 +419,7 @@ class Run:
                 self._session_end = None
                 self._session_units0 = self._units(self._total)
                 self._session_batches0 = len(self._done)
+                self._session_done0 = frozenset(self._done)
             if not self._stop.is_set():
                 self._set_status(Status.RUNNING)
             indices = (i for i in (range(self._n_batches) if self._n_batches is not None else count())

@@ -88,6 +88,7 @@ class AtlasRunModel:
         self.store = store
         self.job: A.SurvoAtlasJob | None = None
         self.predictions: dict[tuple[int, int], SizeEstimate] = {}
+        self.batch_weights: dict[tuple[int, int, str], np.ndarray | None] = {}   # (m, n, method): ``predict``'s
         self._vectors = np.zeros(0, np.int64)
         self._done = np.zeros(0, bool)
         self._puzzles = np.zeros(0, np.int64)
@@ -112,6 +113,13 @@ class AtlasRunModel:
         m = self.m if m is None else int(m)
         n = self.n if n is None else int(n)
         est = estimate_size(m, n, probes=probes, seed=seed)
+        if (m, n) in RUN_SIZES:   # and each batch's work, for the run's time left (a few CPU-s more)
+            job = A.SurvoAtlasJob(m, n)
+            weights = job.estimate_batch_weights()
+            self.batch_weights[(m, n, job.method)] = weights
+            live = self.job
+            if live is not None and (live.m, live.n, live.method) == (m, n, job.method) and live.batch_weights is None:
+                live.batch_weights = weights   # a run started before the prediction ended
         self.predictions[(m, n)] = est
         return est
 
@@ -221,6 +229,7 @@ class AtlasRunModel:
         if not self.runnable:
             raise ValueError(f"{self.m}×{self.n} is beyond a run in the window (prediction only)")
         self.job = A.SurvoAtlasJob(self.m, self.n)
+        self.job.batch_weights = self.batch_weights.get((self.m, self.n, self.job.method))
         self._start_partitions()
         rules = StopRules(batches=self.job.n_batches())
         if not self.worth_storing():
@@ -247,6 +256,7 @@ class AtlasRunModel:
         (those stored are kept), its stored partitions marked done."""
         run.set_rules(StopRules(batches=run.job.n_batches()))
         self.job = run.job
+        self.job.batch_weights = self.batch_weights.get((self.job.m, self.job.n, self.job.method))
         self.select(self.job.m, self.job.n)
         self._start_partitions()
         done = run.done_batch_indices()

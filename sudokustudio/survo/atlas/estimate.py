@@ -217,6 +217,33 @@ def estimate_size(m: int, n: int, probes: int = 2000, seed: int = 0, chunk: int 
     return SizeEstimate(m, n, probes, mean_l, re_l, mean_w, re_w, core_seconds, time.thread_time() - t0)
 
 
+def batch_work(m: int, n: int, pairs: bool, probes_per_batch: int = 16,
+               seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """(work, standard error) of each batch in the run's plan (``plan.batch_plan``, over
+    complement pairs with ``pairs``): the search work in ``SizeEstimate.work``'s units, Knuth's
+    estimate from ``probes_per_batch`` probes below vectors drawn in the batch.  The run
+    model's time left weighs the batches by it (``BatchJob.batch_weights``): the atlas's
+    batches differ up to 100-fold.  ~3 CPU-s for 3×7's 152 batches, ~2 s for 4×5's 961."""
+    vectors, bounds = batch_plan(m, n, pairs)
+    plan = make_plan(m, n)
+    rows, grid, trades = make_workspace(m, n)
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, m, n, 1])))
+    picks = np.zeros(max(len(plan.masks), int(plan.fact[n])) + 1, np.int64)
+    last_weight = SECONDS_PER_LAST_POP / SECONDS_PER_MIDDLE_POP
+    work = np.zeros(len(bounds) - 1)
+    se = np.zeros(len(bounds) - 1)
+    res = np.zeros((probes_per_batch, 3))
+    for b in range(len(work)):
+        size = bounds[b + 1] - bounds[b]
+        which = rng.integers(bounds[b], bounds[b + 1], size=probes_per_batch)
+        probe_kernel(m, n, vectors, which, plan, rows, grid, trades, rng.random((probes_per_batch, 2 * m)), picks,
+                     res)
+        w = size * (res[:, 1] + last_weight * res[:, 2])
+        work[b] = float(w.mean())
+        se[b] = float(w.std(ddof=1)) / math.sqrt(probes_per_batch) if probes_per_batch > 1 else math.inf
+    return work, se
+
+
 @cache
 def machine_factor() -> float:
     """This machine's CPU time over the reference machine's on the real search (4×4 batches

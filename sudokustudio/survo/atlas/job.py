@@ -45,6 +45,7 @@ class SurvoAtlasJob(BatchJob):
                              f"or 'two-rows' for 2×n with n >= 3")
         super().__init__(m=m, n=n, method=method)
         self.m, self.n = m, n
+        self.method = method
         self.two_rows = method == "two-rows"
         self.pairs = method == "pairs"
         # the run model's optional protocol: what a batch's units are
@@ -110,6 +111,15 @@ class SurvoAtlasJob(BatchJob):
         """Units done: row-sum vectors ("partitions" of the total into m row sums), or column-sum
         prefixes for two rows."""
         return int(total.vectors_done)
+
+    def estimate_batch_weights(self) -> np.ndarray | None:
+        """Each batch's expected cost (``estimate.batch_work``, a few CPU-s: call it from a
+        worker), for the run model's time left; None for two rows (their batches are even)."""
+        if self.two_rows:
+            return None
+        from sudokustudio.survo.atlas.estimate import batch_work
+
+        return batch_work(self.m, self.n, self.pairs)[0]
 
     def batch_vectors(self, batch_index: int):
         """The units batch ``batch_index`` covers (int64[k, m] row-sum vectors, or int64[k, p]
