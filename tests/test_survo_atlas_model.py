@@ -58,6 +58,8 @@ def test_run_of_2x6_progress_tables_and_prediction_check(tmp_path):
     assert "match" in model.status_text(total, running=False, complete=True, elapsed=1.0)
     live = model.status_text(total, running=True, complete=False, elapsed=1.0, progress=p)
     assert f"{len(vectors)} of {len(vectors)} column-sum prefixes" in live
+    timed = model.status_text(total, running=True, complete=False, elapsed=75.0, progress=p, left=1500.0)
+    assert timed.endswith("; 1 min 15 s elapsed, about 25 min left.")
     check = model.prediction_check_text(total)
     assert f"measured {total.tables:,}" in check
     c = est.against(total.tables, total.cpu_seconds)

@@ -364,7 +364,8 @@ class AtlasRunModel:
 
     # ------------------------------------------------------------------ status
     def status_text(self, result: A.AtlasResult, running: bool, complete: bool, elapsed: float | None,
-                    progress: PartitionProgress | None = None) -> str:
+                    progress: PartitionProgress | None = None, left: float | None = None) -> str:
+        """The status line; ``left``: the run model's time left (``Snapshot.eta``), while running."""
         known = A.KNOWN_COUNTS.get((result.m, result.n))
         text = f"{result.m}×{result.n}: {result.count:,} uniquely solvable open puzzles"
         if running:
@@ -379,7 +380,9 @@ class AtlasRunModel:
         elif not complete:
             text += " (partial: run cancelled)"
         if elapsed is not None:
-            text += f"; {elapsed:.1f} s"
+            text += f"; {duration_text(elapsed)}"
+            if running and left is not None:
+                text += f" elapsed, about {duration_text(left, rounded=True)} left"
         return text + "."
 
 

@@ -334,7 +334,8 @@ class AtlasView(QWidget):
         self._shown_batches = snap.batches
         self.progress.setValue(snap.batches)
         complete = snap.batches == self.job.n_batches()
-        self.set_result(snap.total, running=not final, elapsed=snap.session_seconds, complete=complete)
+        self.set_result(snap.total, running=not final, elapsed=snap.session_seconds, complete=complete,
+                        left=snap.eta)
         self._draw_partitions()
         if final and complete:
             check = self.atlas.prediction_check_text(snap.total)
@@ -394,8 +395,8 @@ class AtlasView(QWidget):
 
     # ---------------------------------------------------------------- display
     def set_result(self, result: A.AtlasResult, running: bool = False, elapsed: float | None = None,
-                   complete: bool = True) -> None:
-        """Show a (partial or complete) atlas."""
+                   complete: bool = True, left: float | None = None) -> None:
+        """Show a (partial or complete) atlas; ``left``: the run's time left, while it runs."""
         self.result = result
         self.model.set_result(result)
         if not running:
@@ -407,7 +408,7 @@ class AtlasView(QWidget):
         self._show_seed_tables(result if (result.m, result.n) == (4, 4) else None, complete)
         self._show_size_tables(result)
         progress = self.atlas.partition_progress() if running else None
-        self.status.setText(self.atlas.status_text(result, running, complete, elapsed, progress))
+        self.status.setText(self.atlas.status_text(result, running, complete, elapsed, progress, left))
 
     def _show_size_tables(self, result: A.AtlasResult) -> None:
         t = self.atlas.tables(result)
