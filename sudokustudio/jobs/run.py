@@ -135,7 +135,6 @@ class Snapshot:
         return None if not self.n_batches else min(1.0, self.batches / self.n_batches)
 
 
-
 def fixed_length_eta(n_batches: int, done: set[int], done_before: frozenset[int], session: float,
                      weights: np.ndarray | None = None) -> float | None:
     """Seconds left for a job of ``n_batches`` batches, at the rate of this session (``session``
@@ -154,6 +153,7 @@ def fixed_length_eta(n_batches: int, done: set[int], done_before: frozenset[int]
     rate = float(weights[list(new)].sum()) / session if new else 0.0
     left = float(weights.sum()) - (float(weights[list(done)].sum()) if done else 0.0)
     return max(0.0, left) / rate if rate > 0 else None
+
 
 class Run:
     """One run of a batch job (see the module docstring)."""
