@@ -52,9 +52,12 @@ _HIT_WEIGHT_BY_SIZE = np.array([1 << max(0, 16 - s) for s in range(90)], dtype=n
 #: the search kernel polls its cancel flag every this many nodes (a node costs ~1-10 us)
 CANCEL_POLL = 1024
 _CANCEL_MASK = np.int64(CANCEL_POLL - 1)
+#: _search_loop's results, and the ways it goes on (state[1])
+_DONE, _CANCELLED, _AT_LEAF = range(3)
+_GO_NEW_NODE, _GO_EVALUATE, _GO_NEXT_BRANCH = range(3)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _root_list(ua_lo, ua_hi, node, lo, hi, cap):
     """The UAs not hit by the node's clues, reduced to their live (not dead)
     cells, into lo/hi; how many, or -1 when one has no live cell left."""
@@ -73,7 +76,7 @@ def _root_list(ua_lo, ua_hi, node, lo, hi, cap):
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _record_node(front, stats, clo, chi, dlo, dhi):
     """Append a node to the frontier (split runs)."""
     f = stats[S_FRONTIER]
@@ -88,14 +91,13 @@ def _record_node(front, stats, clo, chi, dlo, dhi):
 
 
 @njit(cache=True, nogil=True)
-def _check_leaf(o, clo, chi, out_puz, stats):
+def _check_leaf(o, clo, chi, out_puz, stats, puzzle):
     """A complete hitting set: if unique and minimal, a puzzle.  Returns the
     UA it misses when it is not unique (a cached UA of the oracle, else the
     difference to the other solution ``is_unique`` left in it), else (0, 0).
     ``o``: a fixed oracle."""
     grid = o[0]
     stats[S_LEAVES] += 1
-    puzzle = np.empty(81, dtype=np.uint8)
     restrict(grid, clo, chi, puzzle)
     if is_unique(o, puzzle, clo, chi):
         if all_clues_needed(o, puzzle, clo, chi, ZERO, ZERO):
@@ -115,7 +117,7 @@ def _check_leaf(o, clo, chi, out_puz, stats):
     return diff_set(grid, o[6])   # the other solution the solver found for is_unique
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _add_found_ua(ulo, uhi, d, L_lo, L_hi, L_n, path, cap):
     """Add a UA found at a leaf of depth d to the lists of the depths above
     (minus their dead cells) and make it the only UA at depth d.  False when
@@ -137,7 +139,7 @@ def _add_found_ua(ulo, uhi, d, L_lo, L_hi, L_n, path, cap):
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _sort_by_size(lo, hi, n, sizes, tmp_lo, tmp_hi, bucket):
     """Reorder the list smallest live UA first (stable counting sort); sizes[i] := live cells of UA i."""
     for s in range(83):
@@ -162,7 +164,7 @@ def _sort_by_size(lo, hi, n, sizes, tmp_lo, tmp_hi, bucket):
         sizes[i] = s
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _forward_view(lo, hi, n, r, node, first):
     """Seed 004's forward view with r > 1 clues left: greedy disjoint groups, taking
     the UAs in list order (about smallest first: see search_kernel).  Returns True
@@ -170,16 +172,43 @@ def _forward_view(lo, hi, n, r, node, first):
     group); otherwise the cells outside the critical groups (Properties 2, 3)
     become dead in ``node`` and leave the lists, and the view is taken again
     on the smaller UAs while that kills cells (_VIEW_ROUNDS).  ``first``: the
-    group started at the first UA (cells lo, hi, count), counted while the
-    list was built (_child_list); a count of 0: not known."""
+    group started at the first UA (cells lo, hi, count, and its members of
+    index < 64 as bits), counted while the list was built (_child_list); a
+    count of 0: not known.
+
+    While no group is critical, a start that is a member of the first group
+    is skipped: the greedy from it takes UA 0 next (disjoint from it, and
+    first in the list) and then, index by index, exactly the first group's
+    members (every other UA meets one before it), so it would give the same
+    group again.  The same groups, fewer passes (-9 % CPU on 12 random
+    grids, paired; the same nodes)."""
     for rnd in range(_VIEW_ROUNDS):
         allow_lo = FULL_LO
         allow_hi = FULL_HI81
+        group0 = ZERO
         for i0 in range(min(_GROUP_STARTS, n)):
             if i0 == 0 and rnd == 0 and first[2] != ZERO:
                 ulo = first[0]
                 uhi = first[1]
                 cnt = np.int64(first[2])
+                group0 = first[3]
+            elif allow_lo == FULL_LO and allow_hi == FULL_HI81:   # no critical group yet: the UAs whole, unmasked
+                if (group0 >> np.uint64(i0)) & np.uint64(1):
+                    continue   # the first group again (see above)
+                ulo = lo[i0]
+                uhi = hi[i0]
+                cnt = 1
+                for j in range(n):
+                    a = lo[j]
+                    b = hi[j]
+                    if (a & ulo) == ZERO and (b & uhi) == ZERO:
+                        ulo |= a
+                        uhi |= b
+                        cnt += 1
+                        if cnt > r:
+                            return True  # Property 1
+                        if i0 == 0 and j < 64:
+                            group0 |= np.uint64(1) << np.uint64(j)
             else:   # the UAs less the cells the critical groups so far exclude (Property 3 at once)
                 ulo = lo[i0] & allow_lo
                 uhi = hi[i0] & allow_hi
@@ -221,7 +250,7 @@ def _forward_view(lo, hi, n, r, node, first):
     return False
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _branch_ua(lo, hi, n, sizes):
     """The UA to branch on: of the first few smallest, the one overlapping the
     other unhit UAs most (weighted as _HIT_WEIGHT_BY_SIZE): its cells, once
@@ -251,7 +280,7 @@ def _branch_ua(lo, hi, n, sizes):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _busiest_first(lo, hi, n, sizes, ua, cells, weight):
     """The cells of UA ``ua`` into ``cells``, busiest first (see
     _HIT_WEIGHT_BY_SIZE; stable); returns how many."""
@@ -272,17 +301,18 @@ def _busiest_first(lo, hi, n, sizes, ua, cells, weight):
     return nb
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _child_list(lo, hi, n, bit_lo, bit_hi, dead_lo, dead_hi, out_lo, out_hi, r, first):
     """The UAs not hit by the new clue, minus the dead cells, into out_lo/hi;
     how many, or -1 when one is left without a cell.  On the way, the child's
     forward-view group started at its first UA (see _forward_view) into
-    ``first`` (cells lo, hi, count): -2 as soon as it has more than r UAs
+    ``first`` (cells lo, hi, count, members of index < 64): -2 as soon as it has more than r UAs
     (Property 1: the child is dead; its list is left unfinished)."""
     m = 0
     ulo = ZERO
     uhi = ZERO
     cnt = 0
+    members = ZERO
     for i in range(n):
         a = lo[i]
         b = hi[i]
@@ -301,13 +331,16 @@ def _child_list(lo, hi, n, bit_lo, bit_hi, dead_lo, dead_hi, out_lo, out_hi, r, 
             cnt += 1
             if cnt > r:
                 return -2
+            if m <= 64:
+                members |= np.uint64(1) << np.uint64(m - 1)
     first[0] = ulo
     first[1] = uhi
     first[2] = np.uint64(cnt)
+    first[3] = members
     return m
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, _nrt=False)
 def _last_clue_cells(lo, hi, n, cells):
     """One clue left: it must lie in every unhit UA.  The candidate cells into
     ``cells``; how many (0: dead node)."""
@@ -334,8 +367,8 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
     CANCEL_POLL nodes: nonzero -> return True at once (the counters then
     describe a partial search).  Returns False when the search is complete.
 
-    A long function: the depth-first loop and its per-depth state (lists,
-    path, branch cells) stay together; the work per node is in the helpers.
+    Allocates the per-depth state (lists, path, branch cells), runs
+    ``_search_loop`` on it and answers the leaves it stops at.
     """
     n0 = popcount64(node[CLUE_LO]) + popcount64(node[CLUE_HI])
     maxd = max(k - n0, 0) + 2
@@ -343,8 +376,7 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
     L_hi = np.empty((maxd, cap), dtype=np.uint64)
     L_n = np.zeros(maxd, dtype=np.int64)
     path = np.zeros((maxd, 6), dtype=np.uint64)       # per depth: a node row + cells tried
-    first = np.zeros((maxd, 3), dtype=np.uint64)     # per depth: its forward view's first group (_child_list)
-    no_view = np.int64(1 << 30)
+    first = np.zeros((maxd, 4), dtype=np.uint64)     # per depth: its forward view's first group (_child_list)
     branch_cells = np.zeros((maxd, 81), dtype=np.int64)   # per depth: the cells to try, in order
     n_branch = np.zeros(maxd, dtype=np.int64)
     next_branch = np.zeros(maxd, dtype=np.int64)
@@ -353,56 +385,83 @@ def search_kernel(o, ua_lo, ua_hi, node, k, forward, split_depth, cap, out_puz, 
     tmp_lo = np.empty(cap, dtype=np.uint64)
     tmp_hi = np.empty(cap, dtype=np.uint64)
     bucket = np.zeros(83, dtype=np.int64)
+    puzzle = np.empty(81, dtype=np.uint8)
+    state = np.zeros(2, dtype=np.int64)   # where _search_loop stopped: depth, and how to go on
     m = _root_list(ua_lo, ua_hi, node, L_lo[0], L_hi[0], cap)
     if m < 0:
         return False
     L_n[0] = m
     path[0, :4] = node[:4]
-    d = np.int64(0)   # not a literal: the helpers taking d compile once
-    need = True
     while True:
-        if need:  # a new node at depth d: list its branch cells
+        code = _search_loop(k, forward, split_depth, cap, front, stats, cancel, n0, L_lo, L_hi, L_n, path, first,
+                            branch_cells, n_branch, next_branch, cell_weight, sizes, tmp_lo, tmp_hi, bucket, state)
+        if code == _DONE:
+            return False
+        if code == _CANCELLED:
+            return True
+        d = state[0]   # a complete hitting set at depth d: the solver's question (it allocates)
+        ulo, uhi = _check_leaf(o, path[d, CLUE_LO], path[d, CLUE_HI], out_puz, stats, puzzle)
+        if (ulo != ZERO or uhi != ZERO) and _add_found_ua(ulo, uhi, d, L_lo, L_hi, L_n, path, cap):
+            first[d, 2] = ZERO   # a new list: its first group is not known
+            state[1] = _GO_EVALUATE
+        else:
+            state[1] = _GO_NEXT_BRANCH
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _search_loop(k, forward, split_depth, cap, front, stats, cancel, n0, L_lo, L_hi, L_n, path, first,
+                 branch_cells, n_branch, next_branch, cell_weight, sizes, tmp_lo, tmp_hi, bucket, state):
+    """The depth-first loop of ``search_kernel`` on its arrays, from ``state`` (depth, and
+    _GO_NEW_NODE, _GO_EVALUATE: the node again, its list has a new UA, or _GO_NEXT_BRANCH)
+    until the search ends (_DONE), is cancelled (_CANCELLED) or reaches a complete hitting
+    set (_AT_LEAF, its depth in state[0]).  It allocates nothing and is compiled without
+    reference counting: a node passes a dozen row views to the helpers, and each would cost
+    an atomic increment and decrement (as in survo.atlas.arrange); the leaf's solver
+    allocates, so the caller asks it.
+
+    A long function: the loop and its per-depth state stay together; the work per node is
+    in the helpers."""
+    d = state[0]
+    mode = state[1]
+    need = mode != _GO_NEXT_BRANCH   # evaluate the node at depth d first
+    fresh = mode != _GO_EVALUATE     # ... as a new node: count it, no cells tried yet
+    no_view = np.int64(1 << 30)
+    while True:
+        if need:
             need = False
-            stats[S_NODES] += 1
-            if (stats[S_NODES] & _CANCEL_MASK) == 0 and cancel[0] != 0:
-                return True
-            n_branch[d] = 0
-            next_branch[d] = 0
-            path[d, TRIED_LO] = ZERO
-            path[d, TRIED_HI] = ZERO
+            if fresh:
+                stats[S_NODES] += 1
+                if (stats[S_NODES] & _CANCEL_MASK) == 0 and cancel[0] != 0:
+                    return _CANCELLED
+                n_branch[d] = 0
+                next_branch[d] = 0
+                path[d, TRIED_LO] = ZERO
+                path[d, TRIED_HI] = ZERO
+            fresh = True
             r = k - n0 - d
-            while True:  # (re)evaluate this node; loops when a leaf exposes a new UA
-                n = L_n[d]
-                if n == 0:
-                    if split_depth > 0:
-                        _record_node(front, stats, path[d, CLUE_LO], path[d, CLUE_HI], path[d, DEAD_LO],
-                                     path[d, DEAD_HI])
-                        break
-                    ulo, uhi = _check_leaf(o, path[d, CLUE_LO], path[d, CLUE_HI], out_puz, stats)
-                    if (ulo != ZERO or uhi != ZERO) and _add_found_ua(ulo, uhi, d, L_lo, L_hi, L_n, path, cap):
-                        first[d, 2] = ZERO   # a new list: its first group is not known
-                        continue
-                    break
-                if r <= 0:
-                    break
-                if forward:
-                    if r == 1:
-                        n_branch[d] = _last_clue_cells(L_lo[d], L_hi[d], n, branch_cells[d])
-                        if n_branch[d] == 0:
-                            stats[S_FORWARD_PRUNES] += 1
-                        break
-                    # list in the parent's order (~smallest first); a node going on sorts it for its children
-                    if _forward_view(L_lo[d], L_hi[d], n, r, path[d], first[d]):
-                        stats[S_FORWARD_PRUNES] += 1
-                        break
+            n = L_n[d]
+            if n == 0:
+                if split_depth > 0:
+                    _record_node(front, stats, path[d, CLUE_LO], path[d, CLUE_HI], path[d, DEAD_LO],
+                                 path[d, DEAD_HI])
+                else:
+                    state[0] = d
+                    return _AT_LEAF
+            elif r <= 0:
+                pass
+            elif forward and r == 1:
+                n_branch[d] = _last_clue_cells(L_lo[d], L_hi[d], n, branch_cells[d])
+                if n_branch[d] == 0:
+                    stats[S_FORWARD_PRUNES] += 1
+            elif forward and _forward_view(L_lo[d], L_hi[d], n, r, path[d], first[d]):
+                stats[S_FORWARD_PRUNES] += 1
+            else:
                 _sort_by_size(L_lo[d], L_hi[d], n, sizes, tmp_lo, tmp_hi, bucket)
                 best = _branch_ua(L_lo[d], L_hi[d], n, sizes)
                 n_branch[d] = _busiest_first(L_lo[d], L_hi[d], n, sizes, best, branch_cells[d], cell_weight)
-                break
-        # take the next branch cell at depth d, or backtrack
         if next_branch[d] >= n_branch[d]:
             if d == 0:
-                return False
+                return _DONE
             d -= 1
             continue
         bit_lo, bit_hi = cell_set(branch_cells[d, next_branch[d]])
