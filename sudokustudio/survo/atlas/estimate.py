@@ -187,15 +187,27 @@ class SizeEstimate:
                 f"about {self.core_hours:.3g} core-hours on this machine ({self.probes} probes)")
 
 
+def _probe_workspace(m: int, n: int):
+    """(plan, rows, grid, trades, picks): what ``probe_kernel`` needs for an m×n search."""
+    plan = make_plan(m, n)
+    rows, grid, trades = make_workspace(m, n)
+    picks = np.zeros(max(len(plan.masks), int(plan.fact[n])) + 1, np.int64)
+    return plan, rows, grid, trades, picks
+
+
+def _work(res: np.ndarray) -> np.ndarray:
+    """A probe's search work in middle-row pops (``probe_kernel``'s out[1], out[2]): a last
+    row's pop weighs less."""
+    return res[:, 1] + (SECONDS_PER_LAST_POP / SECONDS_PER_MIDDLE_POP) * res[:, 2]
+
+
 def estimate_size(m: int, n: int, probes: int = 2000, seed: int = 0, chunk: int = 200) -> SizeEstimate:
     """Knuth's estimate from ``probes`` probes (explicit seed: the same figures every time)."""
     t0 = time.thread_time()
     pairs = uses_complements(m, n)   # the run searches one vector per complement pair: so do the probes
     vectors, alone = pair_vectors(m, n) if pairs else (row_sum_vectors(m, n), None)
-    plan = make_plan(m, n)
-    rows, grid, trades = make_workspace(m, n)
+    plan, rows, grid, trades, picks = _probe_workspace(m, n)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, m, n])))
-    picks = np.zeros(max(len(plan.masks), int(plan.fact[n])) + 1, np.int64)
     res = np.zeros((probes, 3))
     drawn = np.zeros(probes, np.int64)
     # load (or compile) the kernel before any timing: no probe, same types
@@ -209,7 +221,7 @@ def estimate_size(m: int, n: int, probes: int = 2000, seed: int = 0, chunk: int 
     V = float(len(vectors))
     # a pair's search also stands for its complement's tables (the run counts both)
     leaves = V * res[:, 0] * (1.0 if alone is None else np.where(alone[drawn], 1.0, 2.0))
-    work = V * (res[:, 1] + (SECONDS_PER_LAST_POP / SECONDS_PER_MIDDLE_POP) * res[:, 2])
+    work = V * _work(res)
     mean_l, mean_w = float(leaves.mean()), float(work.mean())
     re_l = float(leaves.std(ddof=1) / (mean_l * math.sqrt(probes))) if mean_l > 0 else float("inf")
     re_w = float(work.std(ddof=1) / (mean_w * math.sqrt(probes))) if mean_w > 0 else float("inf")
@@ -225,11 +237,8 @@ def batch_work(m: int, n: int, pairs: bool, probes_per_batch: int = 16,
     model's time left weighs the batches by it (``BatchJob.batch_weights``): the atlas's
     batches differ up to 100-fold.  ~3 CPU-s for 3×7's 152 batches, ~2 s for 4×5's 961."""
     vectors, bounds = batch_plan(m, n, pairs)
-    plan = make_plan(m, n)
-    rows, grid, trades = make_workspace(m, n)
+    plan, rows, grid, trades, picks = _probe_workspace(m, n)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, m, n, 1])))
-    picks = np.zeros(max(len(plan.masks), int(plan.fact[n])) + 1, np.int64)
-    last_weight = SECONDS_PER_LAST_POP / SECONDS_PER_MIDDLE_POP
     work = np.zeros(len(bounds) - 1)
     se = np.zeros(len(bounds) - 1)
     res = np.zeros((probes_per_batch, 3))
@@ -238,7 +247,7 @@ def batch_work(m: int, n: int, pairs: bool, probes_per_batch: int = 16,
         which = rng.integers(bounds[b], bounds[b + 1], size=probes_per_batch)
         probe_kernel(m, n, vectors, which, plan, rows, grid, trades, rng.random((probes_per_batch, 2 * m)), picks,
                      res)
-        w = size * (res[:, 1] + last_weight * res[:, 2])
+        w = size * _work(res)
         work[b] = float(w.mean())
         se[b] = float(w.std(ddof=1)) / math.sqrt(probes_per_batch) if probes_per_batch > 1 else math.inf
     return work, se
