@@ -163,10 +163,12 @@ def start_kind(win, kind: str, meter: StallMeter):
     if kind == "survo-atlas":
         tab = _tab(win, "SurvoTab")
         view = tab.atlas_view
+        tab.views.setCurrentWidget(view)   # the view the user watches: its charts and tables paint
         view.size_box.setCurrentIndex([view.size_box.itemData(i) for i in range(view.size_box.count())]
                                       .index(ATLAS_SIZE[0]))
         view.atlas.needs_confirmation = lambda: False   # no question box: the benchmark starts it
         view.start()
+        meter.pump(60, until=lambda: view.runner is not None)   # the plan is built off the UI thread first
         _time_atlas(view)
         if ATLAS_SORT[0]:   # a user who sorts the list while the run fills it (descending)
             from PySide6.QtCore import Qt

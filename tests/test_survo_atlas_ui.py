@@ -46,10 +46,25 @@ def test_cancel_keeps_a_partial_atlas(qtbot, settings):
     view.size_box.setCurrentIndex(SIZES.index((3, 4)))
     with qtbot.waitSignal(view.runOver, timeout=120_000):
         view.start()
+        qtbot.waitUntil(lambda: view.runner is not None, timeout=60_000)   # planned off the UI thread
         view.cancel()
     assert view.run_btn.isEnabled()
     assert view.runner.batches_done <= SurvoAtlasJob(3, 4).n_batches()
     assert view.model.rowCount() <= 583
+
+
+def test_cancel_while_planning_starts_no_run(qtbot, settings):
+    """Start builds the batch plan off the UI thread; Cancel meanwhile means no run at all."""
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    view.size_box.setCurrentIndex(SIZES.index((3, 5)))
+    with qtbot.waitSignal(view.runOver, timeout=120_000) as over:
+        view.start()
+        assert view.calls.busy("plan") and not view.size_box.isEnabled() and view.cancel_btn.isEnabled()
+        view.cancel()
+    assert over.args == ["cancelled"] and view.runner is None
+    assert view.run_btn.isEnabled() and view.size_box.isEnabled() and not view.cancel_btn.isEnabled()
+    assert "Cancelled" in view.status.text()
 
 
 def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
@@ -136,7 +151,11 @@ def test_2x6_run_fills_partitions_size_tables_and_exports_csv(qtbot, settings, t
     assert view.model.rowCount() == 1146
     p = view.atlas.partition_progress()
     assert p.done.all() and int(p.puzzles.sum()) == 1146
-    assert len(view.part_plot.listDataItems()) + len(view.part_plot.getPlotItem().items) > 0
+    # the charts: a bar per partition holding its puzzles, none pending; the swaps bars hold every puzzle
+    assert view._done_bars.isVisible() and not view._pending_bars.isVisible()
+    assert len(view._done_bars.opts["x"]) == len(p.done) and view._done_bars.opts["height"].sum() == 1146
+    computed, seed = view._hist_bars[view.swaps_plot]
+    assert computed.opts["height"].sum() == 1146 and not seed.isVisible()   # no seed bars beside a 2×6 run
     swaps = view.size_swaps_table
     assert swaps.rowCount() == len(view.result.swaps_hist())
     assert sum(int(swaps.item(r, 1).text().replace(",", "")) for r in range(swaps.rowCount())) == 1146
@@ -253,3 +272,12 @@ def test_resume_carries_on_a_stored_run(qtbot, settings):
     assert view.atlas.partition_progress().done.all() and view.resume_btn.isEnabled()
     assert "is complete" in view.atlas.stored_run_text(view.atlas.stored_run_info())
     view.shutdown()
+
+
+def test_chart_tops_are_nice_and_close_above_the_tallest_bar():
+    from sudokustudio.ui.survo_atlas_view import nice_ceiling
+
+    assert [nice_ceiling(v) for v in (0.3, 1, 1.01, 12055, 8001, 250000)] == [1, 1, 1.5, 15000, 10000, 250000]
+    for v in np.geomspace(1, 1e7, 200):
+        top = nice_ceiling(v)
+        assert v <= top < 1.5 * v + 1e-9

@@ -222,6 +222,12 @@ class AtlasRunModel:
         self._puzzles = np.zeros(k, np.int64)
         self._cpu = np.zeros(k)
 
+    @staticmethod
+    def build_plan(m: int, n: int) -> None:
+        """Build the size's batch plan (kept by ``survo.atlas``: ``new_run`` then finds it ready).
+        Tens of milliseconds for 3×6, more for larger sizes: call it off the UI thread."""
+        A.SurvoAtlasJob(m, n).plan()
+
     def new_run(self) -> Run:
         """The run of the selected size (not started); resets the per-partition progress.  A long
         run is kept in the store, which keeps one run per size (older ones are deleted).

@@ -60,6 +60,7 @@ class AtlasView(QWidget):
         self.job: A.SurvoAtlasJob | None = None
         self.result: A.AtlasResult | None = None
         self._shown_batches = -1
+        self._plan_cancelled = False   # Cancel pressed while the plan of a new run was built
         self.calls = BackgroundCalls(self, "Atlas")
         self._build()
         self.timer = QTimer(self)
@@ -98,6 +99,7 @@ class AtlasView(QWidget):
         tl.addWidget(self.swaps_plot, 1)
         tl.addWidget(self.w_plot, 1)
         tl.addWidget(self.part_plot, 1)
+        self._add_bars()
         split.addWidget(top)
 
         bottom = QWidget()
@@ -233,6 +235,54 @@ class AtlasView(QWidget):
         w.setMouseEnabled(x=False, y=False)
         return w
 
+    def _add_bars(self) -> None:
+        """The charts' bar items, made once and updated in place by each refresh: clearing a plot
+        and adding new items (and legend rows) every 250 ms cost the UI thread ~10 ms a refresh."""
+        def bars(plot, brush, width, name=None):
+            item = pg.BarGraphItem(x=np.zeros(0), height=np.zeros(0), width=width, brush=brush, pen=pg.mkPen("w"))
+            item.setVisible(False)
+            plot.addItem(item)
+            if name is not None:
+                item.opts["name"] = name   # the legend row is added while the seed bars are shown beside it
+            return item
+
+        self._hist_bars = {}
+        for plot, width in ((self.swaps_plot, 0.4), (self.w_plot, 0.8)):
+            self._hist_bars[plot] = (bars(plot, style.SERIES[0], width, "computed"),
+                                     bars(plot, SEED_COLOR, width, "seed 001"))
+        self._pending_bars = bars(self.part_plot, PENDING_COLOR, 0.9)
+        self._pending_bars.setOpts(pen=None)
+        self._done_bars = bars(self.part_plot, style.SERIES[2], 0.9)
+        self._done_bars.setOpts(pen=None)
+        self._legend_shows_seed = False
+        self._ranges: dict = {}   # plot -> (x from, x to, y top) last set
+        for plot in (self.swaps_plot, self.w_plot, self.part_plot):
+            plot.disableAutoRange()
+
+    @staticmethod
+    def _set_bars(item: pg.BarGraphItem, x: np.ndarray, height: np.ndarray, width: float) -> None:
+        item.setVisible(len(x) > 0)
+        same = (len(x) == len(item.opts["x"]) and np.array_equal(x, item.opts["x"])
+                and np.array_equal(height, item.opts["height"]) and width == item.opts["width"])
+        if len(x) and not same:
+            item.setOpts(x=np.asarray(x, float), height=np.asarray(height, float), width=width)
+
+    def _fit_range(self, plot: pg.PlotWidget, items) -> None:
+        """The plot's range from its visible bars, the top rounded up (``nice_ceiling``): auto-range
+        would move it on every refresh, and each move repaints the plot and re-lays its axis twice
+        more (three paints of ~5 ms per plot per refresh while a run fills the charts)."""
+        shown = [it for it in items if it.isVisible()]
+        if not shown:
+            return
+        w = max(it.opts["width"] for it in shown)
+        lo = min(float(it.opts["x"].min()) for it in shown) - w
+        hi = max(float(it.opts["x"].max()) for it in shown) + w
+        top = nice_ceiling(1.05 * max(float(it.opts["height"].max()) for it in shown))   # room above the tallest
+        box = (lo, hi, top)
+        if self._ranges.get(plot) != box:
+            self._ranges[plot] = box
+            plot.setRange(xRange=(lo, hi), yRange=(0, top), padding=0)
+
     # ---------------------------------------------------------------- runs
     def selected_size(self) -> tuple[int, int]:
         return self.size_box.currentData()
@@ -255,12 +305,40 @@ class AtlasView(QWidget):
                                        + "\n\nA new run replaces it. Start over?")
             if ans != QMessageBox.Yes:
                 return
-        try:
-            run = self.atlas.new_run()
-        except ValueError as exc:
-            QMessageBox.warning(self, "Atlas", str(exc))
+        if self.calls.busy("plan"):
             return
-        self._launch(run, f"Enumerating {m}×{n}…")
+        # the batch plan takes ~40 ms for 3×6 (more for larger sizes): built off the UI thread, kept
+        # by the model, and the run made from it on the UI thread when it is ready
+        for b in (self.run_btn, self.resume_btn, self.size_box):
+            b.setEnabled(False)
+        self.cancel_btn.setEnabled(True)   # Cancel while planning: no run is started
+        self._plan_cancelled = False
+        self.status.setText(f"Planning the {m}×{n} partitions…")
+
+        def back_to_choosing() -> None:
+            self.size_box.setEnabled(True)
+            self.cancel_btn.setEnabled(False)
+            self._size_changed()
+
+        def planned(_) -> None:
+            if self._plan_cancelled:
+                back_to_choosing()
+                self.status.setText(f"Cancelled before the {m}×{n} run started.")
+                self.runOver.emit("cancelled")
+                return
+            try:
+                run = self.atlas.new_run()
+            except ValueError as exc:
+                QMessageBox.warning(self, "Atlas", str(exc))
+                back_to_choosing()
+                return
+            self._launch(run, f"Enumerating {m}×{n}…")
+
+        def failed(exc: BaseException) -> None:
+            show_error(self, "Atlas: plan", exc)
+            back_to_choosing()
+
+        self.calls.submit("plan", lambda: self.atlas.build_plan(m, n), on_done=planned, on_error=failed)
 
     def resume(self) -> None:
         """Read this size's stored run in the background, then carry it on."""
@@ -299,6 +377,10 @@ class AtlasView(QWidget):
         self.timer.start()
 
     def cancel(self) -> None:
+        if self.calls.busy("plan"):
+            self._plan_cancelled = True
+            self.cancel_btn.setEnabled(False)
+            return
         if self.runner is not None and self.runner.live:
             self.runner.stop()
             self.cancel_btn.setEnabled(False)
@@ -380,18 +462,12 @@ class AtlasView(QWidget):
 
     def _draw_partitions(self) -> None:
         p = self.atlas.partition_progress()
-        self.part_plot.clear()
-        if not len(p.done):
-            return
         x = np.arange(len(p.done))
-        top = max(1, int(p.puzzles.max()))
         pend = ~p.done
-        if pend.any():
-            self.part_plot.addItem(pg.BarGraphItem(x=x[pend], height=np.full(pend.sum(), 0.04 * top), width=0.9,
-                                                   brush=PENDING_COLOR, pen=None))
-        if p.done.any():
-            self.part_plot.addItem(pg.BarGraphItem(x=x[p.done], height=p.puzzles[p.done], width=0.9,
-                                                   brush=style.SERIES[2], pen=None))
+        top = max(1, int(p.puzzles.max())) if len(p.done) else 1
+        self._set_bars(self._pending_bars, x[pend], np.full(pend.sum(), 0.04 * top), 0.9)
+        self._set_bars(self._done_bars, x[p.done], p.puzzles[p.done], 0.9)
+        self._fit_range(self.part_plot, (self._pending_bars, self._done_bars))
 
     # ---------------------------------------------------------------- display
     def set_result(self, result: A.AtlasResult, running: bool = False, elapsed: float | None = None,
@@ -425,26 +501,28 @@ class AtlasView(QWidget):
 
     def _draw_histograms(self, result: A.AtlasResult) -> None:
         seed = (result.m, result.n) == (4, 4)
+        if seed != self._legend_shows_seed:   # legend rows only while the seed bars are beside the computed ones
+            for plot, items in self._hist_bars.items():
+                for item in items:
+                    if seed:
+                        plot.plotItem.legend.addItem(item, item.opts["name"])
+                    else:
+                        plot.plotItem.legend.removeItem(item)
+            self._legend_shows_seed = seed
         # from the result's histograms (carried by the merges): no pass over a growing total's records
         for plot, counts, seed_bins in ((self.swaps_plot, np.array(result.swaps_hist(), np.int64), SEED_SWAPS_XY),
                                         (self.w_plot, np.array(result.w_hist(), np.int64), SEED_W_XY)):
-            plot.clear()
-            if plot.plotItem.legend is not None:
-                plot.plotItem.legend.clear()
+            computed, seed_item = self._hist_bars[plot]
             width = 0.4 if plot is self.swaps_plot else 0.8
             shift = width / 2 if seed else 0.0
-            if counts.sum():
-                if seed and plot is self.w_plot:
-                    # seed 001 lumps W = 0..4 in one bin: draw the computed ones the same way (at 2)
-                    counts = np.concatenate([[0, 0, counts[:5].sum(), 0, 0], counts[5:]])
-                x = np.nonzero(counts)[0]
-                bars = pg.BarGraphItem(x=x - shift, height=counts[x], width=width,
-                                       brush=style.SERIES[0], pen=pg.mkPen("w"), name="computed")
-                plot.addItem(bars)
-            if seed:
-                sx, sy = seed_bins
-                plot.addItem(pg.BarGraphItem(x=np.array(sx) + shift, height=sy, width=width, brush=SEED_COLOR,
-                                             pen=pg.mkPen("w"), name="seed 001"))
+            if seed and plot is self.w_plot and counts.sum():
+                # seed 001 lumps W = 0..4 in one bin: draw the computed ones the same way (at 2)
+                counts = np.concatenate([[0, 0, counts[:5].sum(), 0, 0], counts[5:]])
+            x = np.nonzero(counts)[0]
+            self._set_bars(computed, x - shift, counts[x], width)
+            sx, sy = seed_bins
+            self._set_bars(seed_item, np.array(sx) + shift if seed else np.zeros(0), np.asarray(sy), width)
+            self._fit_range(plot, (computed, seed_item))
 
     def _show_seed_tables(self, result: A.AtlasResult | None = None, complete: bool = True) -> None:
         seed = self.atlas.seed_comparison(result, complete)
@@ -565,6 +643,18 @@ class AtlasView(QWidget):
         self._draw_partitions()
 
 
+def nice_ceiling(value: float) -> float:
+    """The least of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k (k ≥ 0) at or above ``value``: a chart's
+    top that moves a few times per decade, never far above the tallest bar."""
+    step = 1.0
+    while True:
+        for f in NICE_STEPS:
+            if f * step >= value:
+                return f * step
+        step *= 10
+
+
+NICE_STEPS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)
 SEED_SWAPS_XY = (list(range(10)), A.SEED_SWAPS_4x4)
 # seed 001 lumps W = 0, 2, 4 in one bin; drawn at W = 2
 SEED_W_XY = ([2] + [int(lab) for lab, _, _ in A.SEED_W_BINS_4x4[1:]], [k for _, k, _ in A.SEED_W_BINS_4x4])
