@@ -395,3 +395,36 @@ def test_time_left_weighs_batches_when_the_job_knows_their_costs():
     # nothing done yet this session, or no time: no figure
     assert fixed_length_eta(10, done, frozenset(done), 60.0, w) is None
     assert fixed_length_eta(10, done, before, 0.0) is None
+
+
+def test_time_left_fits_the_prices_of_cost_parts_to_the_batches_done():
+    """Weights in parts: the batches' costs are 2 s per unit of the first part and 0.1 s per
+    unit of the second, which summed parts misprice; after MIN_FITTED_BATCHES timed batches
+    the time left is the fitted cost left at this session's CPU seconds per second."""
+    from sudokustudio.jobs.run import MIN_FITTED_BATCHES, fixed_length_eta, nonnegative_least_squares
+
+    rng = np.random.default_rng(5)
+    n = 40
+    parts = rng.uniform(0.0, 10.0, size=(n, 2))
+    parts[:20, 1] *= 20.0   # the early batches are mostly the cheap kind: a single weight would read low late
+    seconds = parts @ np.array([2.0, 0.1])
+    done, before = set(range(12)), frozenset(range(4))
+    timed = {b: float(seconds[b]) for b in done}
+    session = float(seconds[4:12].sum()) / 2.0   # two workers busy the whole session
+    left = float(seconds[12:].sum())
+    assert fixed_length_eta(n, done, before, session, parts, timed) == pytest.approx(left / 2.0, rel=1e-9)
+    # too few timed batches: the parts are summed (the one-weight rule)
+    few = {b: timed[b] for b in list(done)[:MIN_FITTED_BATCHES - 1]}
+    summed = parts.sum(axis=1)
+    assert fixed_length_eta(n, done, before, session, parts, few) == pytest.approx(
+        fixed_length_eta(n, done, before, session, summed))
+    # timed batches holding under FIT_FROM_WEIGHT_SHARE of the weight: summed too
+    light = parts.copy()
+    light[:12] *= 0.01
+    assert fixed_length_eta(n, done, before, session, light, timed) == pytest.approx(
+        fixed_length_eta(n, done, before, session, light.sum(axis=1)))
+    # the fit never prices a part below zero: y = 3·a - 1·b is best fitted by a alone
+    a = rng.uniform(1.0, 2.0, size=(30, 2))
+    x = nonnegative_least_squares(a, a @ np.array([3.0, -1.0]))
+    assert x[1] == 0.0 and x[0] > 0
+    assert np.allclose(nonnegative_least_squares(a, a @ np.array([0.5, 4.0])), [0.5, 4.0])

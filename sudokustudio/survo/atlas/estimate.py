@@ -198,7 +198,10 @@ def _probe_workspace(m: int, n: int):
 def _work(res: np.ndarray) -> np.ndarray:
     """A probe's search work in middle-row pops (``probe_kernel``'s out[1], out[2]): a last
     row's pop weighs less."""
-    return res[:, 1] + (SECONDS_PER_LAST_POP / SECONDS_PER_MIDDLE_POP) * res[:, 2]
+    return res[:, 1] + _LAST_POP_IN_MIDDLE_POPS * res[:, 2]
+
+
+_LAST_POP_IN_MIDDLE_POPS = SECONDS_PER_LAST_POP / SECONDS_PER_MIDDLE_POP
 
 
 def estimate_size(m: int, n: int, probes: int = 2000, seed: int = 0, chunk: int = 200) -> SizeEstimate:
@@ -233,24 +236,36 @@ def batch_work(m: int, n: int, pairs: bool, probes_per_batch: int = 16,
                seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """(work, standard error) of each batch in the run's plan (``plan.batch_plan``, over
     complement pairs with ``pairs``): the search work in ``SizeEstimate.work``'s units, Knuth's
-    estimate from ``probes_per_batch`` probes below vectors drawn in the batch.  The run
-    model's time left weighs the batches by it (``BatchJob.batch_weights``): the atlas's
-    batches differ up to 100-fold.  ~3 CPU-s for 3×7's 152 batches, ~2 s for 4×5's 961."""
+    estimate from ``probes_per_batch`` probes below vectors drawn in the batch.  ~3 CPU-s for
+    3×7's 152 batches, ~2 s for 4×5's 961."""
+    parts, se = _batch_parts(m, n, pairs, probes_per_batch, seed)
+    return parts.sum(axis=1), se
+
+
+def batch_work_parts(m: int, n: int, pairs: bool, probes_per_batch: int = 16, seed: int = 0) -> np.ndarray:
+    """float[n_batches, 2]: ``batch_work``'s work of each batch split into its middle-row and
+    last-row pops (rows sum to the work).  The run model's time left weighs the batches by
+    them (``BatchJob.batch_weights``): the atlas's batches differ up to 100-fold, and what a
+    pop of each kind costs differs from size to size (the run fits it from the batches done)."""
+    return _batch_parts(m, n, pairs, probes_per_batch, seed)[0]
+
+
+def _batch_parts(m: int, n: int, pairs: bool, probes_per_batch: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     vectors, bounds = batch_plan(m, n, pairs)
     plan, rows, grid, trades, picks = _probe_workspace(m, n)
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence([seed, m, n, 1])))
-    work = np.zeros(len(bounds) - 1)
+    parts = np.zeros((len(bounds) - 1, 2))
     se = np.zeros(len(bounds) - 1)
     res = np.zeros((probes_per_batch, 3))
-    for b in range(len(work)):
+    for b in range(len(parts)):
         size = bounds[b + 1] - bounds[b]
         which = rng.integers(bounds[b], bounds[b + 1], size=probes_per_batch)
         probe_kernel(m, n, vectors, which, plan, rows, grid, trades, rng.random((probes_per_batch, 2 * m)), picks,
                      res)
+        parts[b] = size * res[:, 1].mean(), size * _LAST_POP_IN_MIDDLE_POPS * res[:, 2].mean()
         w = size * _work(res)
-        work[b] = float(w.mean())
         se[b] = float(w.std(ddof=1)) / math.sqrt(probes_per_batch) if probes_per_batch > 1 else math.inf
-    return work, se
+    return parts, se
 
 
 @cache

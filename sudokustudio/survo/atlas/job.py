@@ -113,13 +113,14 @@ class SurvoAtlasJob(BatchJob):
         return int(total.vectors_done)
 
     def estimate_batch_weights(self) -> np.ndarray | None:
-        """Each batch's expected cost (``estimate.batch_work``, a few CPU-s: call it from a
-        worker), for the run model's time left; None for two rows (their batches are even)."""
+        """Each batch's expected cost in two parts (``estimate.batch_work_parts``, a few CPU-s:
+        call it from a worker), for the run model's time left; None for two rows (their batches
+        are even)."""
         if self.two_rows:
             return None
-        from sudokustudio.survo.atlas.estimate import batch_work
+        from sudokustudio.survo.atlas.estimate import batch_work_parts
 
-        return batch_work(self.m, self.n, self.pairs)[0]
+        return batch_work_parts(self.m, self.n, self.pairs)
 
     def batch_vectors(self, batch_index: int):
         """The units batch ``batch_index`` covers (int64[k, m] row-sum vectors, or int64[k, p]
