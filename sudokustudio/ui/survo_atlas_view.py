@@ -7,7 +7,9 @@ play it on the board.
 
 A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the sizes, the prediction,
 the run and the table rows; the view draws them on a timer (4 Hz), never per batch.  A long run
-is kept in the app's run store: after a crash or a closed window, Resume carries it on."""
+is kept in the app's run store: after a crash or a closed window, Resume carries it on.
+(About 600 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
+of three charts and five tables; the data work is the model's, the bars ``widgets.live_bars``.)"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -28,6 +30,7 @@ from sudokustudio.ui import style
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.survo_atlas_list import AtlasModel
+from sudokustudio.ui.widgets.live_bars import LiveBars
 
 __all__ = ["SIZES", "AtlasModel", "AtlasView"]
 SEED_COLOR = "#999999"
@@ -236,52 +239,15 @@ class AtlasView(QWidget):
         return w
 
     def _add_bars(self) -> None:
-        """The charts' bar items, made once and updated in place by each refresh: clearing a plot
-        and adding new items (and legend rows) every 250 ms cost the UI thread ~10 ms a refresh."""
-        def bars(plot, brush, width, name=None):
-            item = pg.BarGraphItem(x=np.zeros(0), height=np.zeros(0), width=width, brush=brush, pen=pg.mkPen("w"))
-            item.setVisible(False)
-            plot.addItem(item)
-            if name is not None:
-                item.opts["name"] = name   # the legend row is added while the seed bars are shown beside it
-            return item
-
+        """The charts' bar series, made once and updated in place by each refresh."""
+        self.swaps_bars, self.w_bars = LiveBars(self.swaps_plot), LiveBars(self.w_plot)
         self._hist_bars = {}
-        for plot, width in ((self.swaps_plot, 0.4), (self.w_plot, 0.8)):
-            self._hist_bars[plot] = (bars(plot, style.SERIES[0], width, "computed"),
-                                     bars(plot, SEED_COLOR, width, "seed 001"))
-        self._pending_bars = bars(self.part_plot, PENDING_COLOR, 0.9)
-        self._pending_bars.setOpts(pen=None)
-        self._done_bars = bars(self.part_plot, style.SERIES[2], 0.9)
-        self._done_bars.setOpts(pen=None)
-        self._legend_shows_seed = False
-        self._ranges: dict = {}   # plot -> (x from, x to, y top) last set
-        for plot in (self.swaps_plot, self.w_plot, self.part_plot):
-            plot.disableAutoRange()
-
-    @staticmethod
-    def _set_bars(item: pg.BarGraphItem, x: np.ndarray, height: np.ndarray, width: float) -> None:
-        item.setVisible(len(x) > 0)
-        same = (len(x) == len(item.opts["x"]) and np.array_equal(x, item.opts["x"])
-                and np.array_equal(height, item.opts["height"]) and width == item.opts["width"])
-        if len(x) and not same:
-            item.setOpts(x=np.asarray(x, float), height=np.asarray(height, float), width=width)
-
-    def _fit_range(self, plot: pg.PlotWidget, items) -> None:
-        """The plot's range from its visible bars, the top rounded up (``nice_ceiling``): auto-range
-        would move it on every refresh, and each move repaints the plot and re-lays its axis twice
-        more (three paints of ~5 ms per plot per refresh while a run fills the charts)."""
-        shown = [it for it in items if it.isVisible()]
-        if not shown:
-            return
-        w = max(it.opts["width"] for it in shown)
-        lo = min(float(it.opts["x"].min()) for it in shown) - w
-        hi = max(float(it.opts["x"].max()) for it in shown) + w
-        top = nice_ceiling(1.05 * max(float(it.opts["height"].max()) for it in shown))   # room above the tallest
-        box = (lo, hi, top)
-        if self._ranges.get(plot) != box:
-            self._ranges[plot] = box
-            plot.setRange(xRange=(lo, hi), yRange=(0, top), padding=0)
+        for bars, width in ((self.swaps_bars, 0.4), (self.w_bars, 0.8)):
+            self._hist_bars[bars] = (bars.add(style.SERIES[0], width, "computed"),
+                                     bars.add(SEED_COLOR, width, "seed 001"))
+        self.part_bars = LiveBars(self.part_plot)
+        self._pending_bars = self.part_bars.add(PENDING_COLOR, 0.9, pen=None)
+        self._done_bars = self.part_bars.add(style.SERIES[2], 0.9, pen=None)
 
     # ---------------------------------------------------------------- runs
     def selected_size(self) -> tuple[int, int]:
@@ -465,9 +431,9 @@ class AtlasView(QWidget):
         x = np.arange(len(p.done))
         pend = ~p.done
         top = max(1, int(p.puzzles.max())) if len(p.done) else 1
-        self._set_bars(self._pending_bars, x[pend], np.full(pend.sum(), 0.04 * top), 0.9)
-        self._set_bars(self._done_bars, x[p.done], p.puzzles[p.done], 0.9)
-        self._fit_range(self.part_plot, (self._pending_bars, self._done_bars))
+        LiveBars.set(self._pending_bars, x[pend], np.full(pend.sum(), 0.04 * top), 0.9)
+        LiveBars.set(self._done_bars, x[p.done], p.puzzles[p.done], 0.9)
+        self.part_bars.fit()
 
     # ---------------------------------------------------------------- display
     def set_result(self, result: A.AtlasResult, running: bool = False, elapsed: float | None = None,
@@ -501,28 +467,21 @@ class AtlasView(QWidget):
 
     def _draw_histograms(self, result: A.AtlasResult) -> None:
         seed = (result.m, result.n) == (4, 4)
-        if seed != self._legend_shows_seed:   # legend rows only while the seed bars are beside the computed ones
-            for plot, items in self._hist_bars.items():
-                for item in items:
-                    if seed:
-                        plot.plotItem.legend.addItem(item, item.opts["name"])
-                    else:
-                        plot.plotItem.legend.removeItem(item)
-            self._legend_shows_seed = seed
         # from the result's histograms (carried by the merges): no pass over a growing total's records
-        for plot, counts, seed_bins in ((self.swaps_plot, np.array(result.swaps_hist(), np.int64), SEED_SWAPS_XY),
-                                        (self.w_plot, np.array(result.w_hist(), np.int64), SEED_W_XY)):
-            computed, seed_item = self._hist_bars[plot]
-            width = 0.4 if plot is self.swaps_plot else 0.8
+        for bars, counts, seed_bins in ((self.swaps_bars, np.array(result.swaps_hist(), np.int64), SEED_SWAPS_XY),
+                                        (self.w_bars, np.array(result.w_hist(), np.int64), SEED_W_XY)):
+            computed, seed_item = self._hist_bars[bars]
+            bars.legend(seed)   # legend rows only while the seed bars stand beside the computed ones
+            width = 0.4 if bars is self.swaps_bars else 0.8
             shift = width / 2 if seed else 0.0
-            if seed and plot is self.w_plot and counts.sum():
+            if seed and bars is self.w_bars and counts.sum():
                 # seed 001 lumps W = 0..4 in one bin: draw the computed ones the same way (at 2)
                 counts = np.concatenate([[0, 0, counts[:5].sum(), 0, 0], counts[5:]])
             x = np.nonzero(counts)[0]
-            self._set_bars(computed, x - shift, counts[x], width)
+            LiveBars.set(computed, x - shift, counts[x], width)
             sx, sy = seed_bins
-            self._set_bars(seed_item, np.array(sx) + shift if seed else np.zeros(0), np.asarray(sy), width)
-            self._fit_range(plot, (computed, seed_item))
+            LiveBars.set(seed_item, np.array(sx) + shift if seed else np.zeros(0), np.asarray(sy), width)
+            bars.fit()
 
     def _show_seed_tables(self, result: A.AtlasResult | None = None, complete: bool = True) -> None:
         seed = self.atlas.seed_comparison(result, complete)
@@ -643,18 +602,6 @@ class AtlasView(QWidget):
         self._draw_partitions()
 
 
-def nice_ceiling(value: float) -> float:
-    """The least of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k (k ≥ 0) at or above ``value``: a chart's
-    top that moves a few times per decade, never far above the tallest bar."""
-    step = 1.0
-    while True:
-        for f in NICE_STEPS:
-            if f * step >= value:
-                return f * step
-        step *= 10
-
-
-NICE_STEPS = (1, 1.5, 2, 2.5, 3, 4, 5, 6, 8)
 SEED_SWAPS_XY = (list(range(10)), A.SEED_SWAPS_4x4)
 # seed 001 lumps W = 0, 2, 4 in one bin; drawn at W = 2
 SEED_W_XY = ([2] + [int(lab) for lab, _, _ in A.SEED_W_BINS_4x4[1:]], [k for _, k, _ in A.SEED_W_BINS_4x4])
