@@ -5,7 +5,8 @@ import time
 import numpy as np
 
 from sudokustudio.jobs.executors import ThreadExecutor
-from sudokustudio.models.rating import RatingModel, puzzle_texts
+from sudokustudio.models.rating import RatingModel
+from sudokustudio.sudoku.grid import format_puzzles
 from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
 
 
@@ -41,13 +42,13 @@ def test_a_stopped_rating_keeps_what_it_rated(shared_data):
     assert "Stopped after" in model.distribution().summary
 
 
-def test_puzzle_texts_are_format_puzzle_of_each_puzzle():
+def test_format_puzzles_is_format_puzzle_of_each_puzzle():
     rng = np.random.default_rng(5)
     puzzles = rng.integers(0, 10, size=(30, 81)).astype(np.uint8)
     puzzles[0] = 0
-    assert puzzle_texts(puzzles) == [format_puzzle(p) for p in puzzles]
-    assert puzzle_texts(puzzles, "0") == [format_puzzle(p, "0") for p in puzzles]
-    assert puzzle_texts(np.zeros((0, 81), np.uint8)) == []
+    assert format_puzzles(puzzles) == [format_puzzle(p) for p in puzzles]
+    assert format_puzzles(puzzles, "0") == [format_puzzle(p, "0") for p in puzzles]
+    assert format_puzzles(np.zeros((0, 81), np.uint8)) == []
 
 
 def test_results_stop_at_the_first_batch_still_missing():

@@ -22,13 +22,14 @@ import os
 import sqlite3
 import time
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 
 import numpy as np
 
 from sudokustudio.jobs.sqlite import BUSY_TIMEOUT, SqliteFile, is_busy
 from sudokustudio.sudoku.formats import read_collection
-from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzle, parse_puzzle, parse_rows
+from sudokustudio.sudoku.grid import PuzzleFormatError, format_puzzles, parse_puzzle, parse_rows
 
 EXPORT_SUFFIXES = (".txt", ".sdm", ".csv")
 
@@ -146,15 +147,18 @@ class CollectionStore(SqliteFile):
         p = np.asarray(puzzles, dtype=np.uint8).reshape(-1, 81)
         w = np.ones(p.shape[0]) if weights is None else np.asarray(weights, dtype=np.float64)
         metrics = metrics or {}
-        rows = []
-        for i in range(p.shape[0]):
-            m = {k: _scalar(v[i]) for k, v in metrics.items()}
-            rows.append((collection_id, int(batch_index), i, format_puzzle(p[i]), int(np.count_nonzero(p[i])),
-                         float(w[i]), json.dumps(m)))
+        # whole columns converted at once: a run's thread writes every batch while the window
+        # draws, and per-cell str() and per-value .item() held the GIL ~40 ms a generators batch
+        clues = np.count_nonzero(p, axis=1)
+        names = list(metrics)
+        values = [_plain_values(metrics[k]) for k in names]
+        per_row = zip(*values) if values else repeat(())
+        rows = [(collection_id, int(batch_index), i, text, c, x, json.dumps(dict(zip(names, vals))))
+                for i, (text, c, x, vals) in enumerate(zip(format_puzzles(p), clues.tolist(), w.tolist(), per_row))]
         # the batch's numeric columns too, so the browser never reads a million JSON rows
-        cols = {"clues": np.count_nonzero(p, axis=1).astype(np.int8), "weight": w.astype(np.float64)}
-        for k, v in metrics.items():
-            cols[f"m:{k}"] = np.array([np.nan if x is None else float(x) for x in map(_scalar, v)])
+        cols = {"clues": clues.astype(np.int8), "weight": w.astype(np.float64)}
+        for k, vals in zip(names, values):
+            cols[f"m:{k}"] = np.array([np.nan if x is None else float(x) for x in vals], dtype=np.float64)
         batch_cols = [(collection_id, int(batch_index), name, int(a.shape[0]), a.dtype.name, a.tobytes())
                       for name, a in cols.items()]
         self._write("INSERT OR IGNORE INTO puzzles VALUES (?,?,?,?,?,?,?)", rows,
@@ -331,6 +335,13 @@ def _scalar(v):
     return v
 
 
+def _plain_values(column) -> list:
+    """``_scalar`` of every value of a metric column (Python numbers; None for a missing or
+    non-finite one), converted by numpy at once."""
+    values = np.asarray(column).tolist()
+    return [None if isinstance(x, float) and not math.isfinite(x) else x for x in values]
+
+
 def _metric_columns(rows: list[dict]) -> dict:
     names = []
     for r in rows:
@@ -392,13 +403,13 @@ def export_puzzles(path, result, generator: str = "", seed="", name: str = "",
         with p.open("w", encoding="utf-8", newline="") as f:
             w = csv.writer(f)
             w.writerow(["puzzle", "clues", "generator", "seed", "weight", *metrics])
+            texts, clues = format_puzzles(puzzles), np.count_nonzero(puzzles, axis=1).tolist()
             for i in range(len(puzzles)):
-                w.writerow([format_puzzle(puzzles[i]), int(np.count_nonzero(puzzles[i])), gen, seed,
+                w.writerow([texts[i], clues[i], gen, seed,
                             repr(float(weights[i])), *[_fmt_metric(metrics[k][i]) for k in metrics]])
     else:
         with p.open("w", encoding="utf-8", newline="\n") as f:
-            for i in range(len(puzzles)):
-                f.write(format_puzzle(puzzles[i]) + "\n")
+            f.writelines(text + "\n" for text in format_puzzles(puzzles))
     return len(puzzles)
 
 

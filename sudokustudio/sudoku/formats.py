@@ -35,7 +35,7 @@ import numpy as np
 from sudokustudio.core.paths import TextEncodingError, decode_text
 from sudokustudio.sudoku.candidates import ALL_DIGITS, puzzle_candidates, singles_of
 from sudokustudio.sudoku.grid import (PuzzleCollection, PuzzleFormatError, ReadIssue, find_duplicate, format_puzzle,
-                                      parse_collection)
+                                      format_puzzles, parse_collection)
 
 PENCIL_LENGTH = 729
 _PLAIN_UP_TO = (81 + PENCIL_LENGTH) // 2   # a longer token is read (and its errors named) as pencil marks
@@ -320,7 +320,7 @@ def _line_texts(puzzles, cands, marked, empty: str) -> list[str]:
     if cands is None:
         if puzzles is None:
             raise ValueError("nothing to write: give puzzles or cands")
-        return [format_puzzle(p, empty) for p in np.asarray(puzzles, dtype=np.uint8).reshape(-1, 81)]
+        return format_puzzles(puzzles, empty)
     c = np.asarray(cands, dtype=np.uint16).reshape(-1, 81)
     if (c & ALL_DIGITS != c).any():
         raise ValueError("candidate masks must be below 512")

@@ -21,7 +21,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFi
                                QWidget)
 
 from sudokustudio.jobs.qt import kernel_gate, window_executor
-from sudokustudio.models.rating import RatingModel, puzzle_texts
+from sudokustudio.models.rating import RatingModel
+from sudokustudio.sudoku.grid import format_puzzles
 from sudokustudio.sudoku.rating import DEFAULT_CAP, MAX_CAP, W_INVALID, rating_label
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
@@ -66,7 +67,7 @@ class _ResultsModel(HeadedTableModel):
             return
         new = range(old, len(ratings))
         clues = np.count_nonzero(self.puzzles[old:len(ratings)], axis=1)
-        puzzles = puzzle_texts(self.puzzles[old:len(ratings)])
+        puzzles = format_puzzles(self.puzzles[old:len(ratings)])
         texts = [(str(self.lines[r]), str(int(clues[r - old])), rating_label(ratings[r], self.cap),
                   str(int(cands[r])), puzzles[r - old]) for r in new]
         self.beginInsertRows(QModelIndex(), old, len(ratings) - 1)
