@@ -27,6 +27,10 @@ class SqliteFile:
         if db is None:
             db = sqlite3.connect(str(self.path), timeout=self.busy_timeout)
             db.execute("PRAGMA journal_mode=WAL")
+            # WAL with NORMAL sync: a commit survives the process crashing (what a run store must
+            # survive) without an fsync each time; a power cut may lose the last commits, whose
+            # batches are then simply run again.  FULL cost ~0.4 ms a batch on the run's thread.
+            db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
             self._local.db = db
             with self._conns_lock:
