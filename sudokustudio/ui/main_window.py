@@ -1,6 +1,7 @@
 """The main window: one tab per capability, File and Help menus, status bar."""
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 from pathlib import Path
@@ -28,6 +29,14 @@ def load_tab_classes(names: list[str] | None = None):
 #: seconds closing the window waits for runs and background work, all of it together; batches still
 #: running then are abandoned (daemon threads; their runs resume from the store next time)
 CLOSE_DEADLINE = 1.5
+
+
+def freeze_long_lived() -> None:
+    """Move every object made so far (modules, widgets, loaded kernels: ~200k once the window
+    is up) out of the garbage collector's reach: a run makes objects fast enough to start a
+    full collection every few seconds, and walking them all held the GIL, and so the window,
+    ~80 ms each time.  Cheap (no walk); garbage frozen with them is kept, which is little."""
+    gc.freeze()
 
 
 class MainWindow(QMainWindow):
@@ -71,6 +80,10 @@ class MainWindow(QMainWindow):
         if self.compile_launcher is not None:
             # the cache check (hashing the kernel sources) after the window is built, not during
             self.compile_launcher.start()
+        freeze_long_lived()
+        from sudokustudio.ui.kernels import bridge
+
+        bridge().changed.connect(lambda *_: freeze_long_lived())   # kernels loaded since: long-lived too
 
     # ----------------------------------------------------------------- menus
     def _build_menus(self) -> None:
