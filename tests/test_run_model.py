@@ -381,7 +381,7 @@ def test_a_live_total_in_order_waits_for_the_gap_and_the_final_total_holds_every
 
 
 def test_time_left_weighs_batches_when_the_job_knows_their_costs():
-    from sudokustudio.jobs.run import fixed_length_eta
+    from sudokustudio.jobs.time_left import fixed_length_eta
 
     # 4 of 10 batches done, 2 of them in this 60 s session: 8 batches/min by count
     done, before = {0, 1, 2, 3}, frozenset({0, 1})
@@ -401,7 +401,7 @@ def test_time_left_fits_the_prices_of_cost_parts_to_the_batches_done():
     """Weights in parts: the batches' costs are 2 s per unit of the first part and 0.1 s per
     unit of the second, which summed parts misprice; after MIN_FITTED_BATCHES timed batches
     the time left is the fitted cost left at this session's CPU seconds per second."""
-    from sudokustudio.jobs.run import MIN_FITTED_BATCHES, fixed_length_eta, nonnegative_least_squares
+    from sudokustudio.jobs.time_left import MIN_FITTED_BATCHES, fixed_length_eta, nonnegative_least_squares
 
     rng = np.random.default_rng(5)
     n = 40

@@ -87,7 +87,7 @@ class BatchJob(ABC):
     the job when known; the time left is then the weight left over the weight
     done per second, not the batches left over the batches done per second.
     Or the cost in parts of k kinds (float[n_batches, k]) whose prices the run
-    fits to the seconds of the batches done (``jobs.run.fixed_length_eta``).
+    fits to the seconds of the batches done (``jobs.time_left.fixed_length_eta``).
     """
 
     kind: ClassVar[str] = ""
