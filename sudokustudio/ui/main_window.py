@@ -83,7 +83,10 @@ class MainWindow(QMainWindow):
         freeze_long_lived()
         from sudokustudio.ui.kernels import bridge
 
-        bridge().changed.connect(lambda *_: freeze_long_lived())   # kernels loaded since: long-lived too
+        bridge().changed.connect(self._kernels_changed)   # a method: disconnected with the window
+
+    def _kernels_changed(self, *_) -> None:
+        freeze_long_lived()   # kernels loaded since the last freeze are long-lived too
 
     # ----------------------------------------------------------------- menus
     def _build_menus(self) -> None:
