@@ -328,15 +328,8 @@ def puzzle_bytes(texts: list[str], where: str) -> np.ndarray:
     return cells
 
 
-def _scalar(v):
-    v = v.item() if hasattr(v, "item") else v
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v
-
-
 def _plain_values(column) -> list:
-    """``_scalar`` of every value of a metric column (Python numbers; None for a missing or
+    """Every value of a metric column as a plain Python number (None for a missing or
     non-finite one), converted by numpy at once."""
     values = np.asarray(column).tolist()
     return [None if isinstance(x, float) and not math.isfinite(x) else x for x in values]
