@@ -77,6 +77,8 @@ def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
     assert view.swaps_table.item(1, 0).text() == str(SEED_SWAPS_4x4[0])
     view.set_result(job_result, complete=True)
     assert view.swaps_table.item(2, 0).text() == "0"
+    legend = view.swaps_plot.getPlotItem().legend
+    assert [label.text for _, label in legend.items] == ["computed", "seed 001"]   # seed bars beside
     # a real file round trip (2x4) selects the size and lists the puzzles
     from sudokustudio.jobs.run import run_batches
 
@@ -87,6 +89,7 @@ def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
     assert view.open_file(str(path))   # read off the UI thread
     assert view.calls.wait_idle(30_000)
     assert view.selected_size() == (2, 4) and view.model.rowCount() == 62
+    assert not legend.items   # no seed bars beside a 2×4 atlas, no legend rows
 
 
 def test_open_button_reads_an_atlas_file_in_the_background(qtbot, settings, tmp_path, monkeypatch):
@@ -156,6 +159,7 @@ def test_2x6_run_fills_partitions_size_tables_and_exports_csv(qtbot, settings, t
     assert len(view._done_bars.opts["x"]) == len(p.done) and view._done_bars.opts["height"].sum() == 1146
     computed, seed = view._hist_bars[view.swaps_bars]
     assert computed.opts["height"].sum() == 1146 and not seed.isVisible()   # no seed bars beside a 2×6 run
+    assert not view.swaps_plot.getPlotItem().legend.items   # and no legend rows for them
     for plot, bars in ((view.part_plot, view._done_bars), (view.swaps_plot, computed)):   # every bar in view
         (x0, x1), (y0, y1) = plot.getPlotItem().getViewBox().viewRange()
         assert x0 <= bars.opts["x"].min() and bars.opts["x"].max() <= x1 and y0 <= 0 < bars.opts["height"].max() <= y1

@@ -29,9 +29,9 @@ class LiveBars:
         item = pg.BarGraphItem(x=np.zeros(0), height=np.zeros(0), width=width, brush=brush,
                                pen=None if pen is None else pg.mkPen(pen))
         item.setVisible(False)
-        if name is not None:
-            item.opts["name"] = name
         self.plot.addItem(item)
+        if name is not None:   # named after it is added: PlotItem.addItem would give it a legend row now
+            item.opts["name"] = name
         self.series.append(item)
         return item
 
