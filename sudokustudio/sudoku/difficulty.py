@@ -45,6 +45,15 @@ def difficulty_kernel(puzzles, guesses, brt):
 FAST_METRICS = ("guesses", "brt")
 
 
+def check_metrics(metrics, default=METRICS) -> list[str]:
+    """The metric names as a list (``default`` when None); ValueError naming any unknown one."""
+    names = list(default if metrics is None else metrics)
+    unknown = [m for m in names if m not in METRICS]
+    if unknown:
+        raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
+    return names
+
+
 def puzzle_difficulty(puzzles, metrics=None) -> dict[str, np.ndarray]:
     """Per-puzzle difficulty metrics of ``puzzles`` (uint8[N, 81]).
 
@@ -52,10 +61,7 @@ def puzzle_difficulty(puzzles, metrics=None) -> dict[str, np.ndarray]:
     costs ~10 ms per puzzle, so the fast generators ask for FAST_METRICS by
     default.
     """
-    names = tuple(METRICS) if metrics is None else tuple(metrics)
-    unknown = [m for m in names if m not in METRICS]
-    if unknown:
-        raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
+    names = check_metrics(metrics)
     p = np.ascontiguousarray(puzzles, dtype=np.uint8).reshape(-1, 81)
     n = p.shape[0]
     out = {}

@@ -16,14 +16,13 @@ import time
 
 import numpy as np
 
-from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.cellset import size_of
 from sudokustudio.core.rng import seed_state
-from sudokustudio.sudoku.difficulty import FAST_METRICS, METRICS, puzzle_difficulty
+from sudokustudio.sudoku.difficulty import FAST_METRICS, METRICS, check_metrics, puzzle_difficulty
 from sudokustudio.sudoku.generate.bands import check_bands, filter_result
 from sudokustudio.sudoku.generate.kernels import (MAX_UA, SOURCE_CODES, bottom_up_kernel, controlled_bias_kernel,
                                                   pool_uas_kernel, top_down_kernel)
-from sudokustudio.sudoku.generate.results import GenResult, describe_result, merge_results
+from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult
 from sudokustudio.sudoku.grids import grid_pool
 from sudokustudio.sudoku.minimal import first_not_minimal
 from sudokustudio.sudoku.tables import geometry
@@ -63,7 +62,7 @@ _EMPTY_POOL = (np.zeros((1, 81), dtype=np.uint8), np.zeros((1, MAX_UA), dtype=np
 
 
 # ---------------------------------------------------------------- jobs
-class GeneratorJob(BatchJob):
+class GeneratorJob(GeneratorBatchJob):
     """One generator as a batch job.  Spec (all JSON-able):
 
     method: top-down | bottom-up | controlled-bias
@@ -101,19 +100,12 @@ class GeneratorJob(BatchJob):
             raise ValueError("start_clues must be in 0..30")
         if pool_size < 1:
             raise ValueError("pool_size must be at least 1")
-        if difficulty is None:  # the W-rating (~10 ms/puzzle) only where generation is slower anyway
-            difficulty = list(FAST_METRICS) if method != "controlled-bias" else list(METRICS)
-        unknown = [m for m in difficulty if m not in METRICS]
-        if unknown:
-            raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
+        # the W-rating (~10 ms/puzzle) only where generation is slower anyway
+        difficulty = check_metrics(difficulty, FAST_METRICS if method != "controlled-bias" else METRICS)
         super().__init__(method=method, per_batch=int(per_batch), grid_source=grid_source,
                          pool_size=int(pool_size), pool_seed=int(pool_seed), pool_grids=pool_grids,
                          blind=int(blind), start_clues=int(start_clues), verify=bool(verify),
                          difficulty=list(difficulty), bands=check_bands(bands))
-
-    @property
-    def method(self) -> str:
-        return self.spec["method"]
 
     def _pool(self):
         s = self.spec
@@ -157,18 +149,6 @@ class GeneratorJob(BatchJob):
         metrics = puzzle_difficulty(out, s["difficulty"])
         return filter_result(GenResult(out, np.ones(out.shape[0]), metrics, int(tries), int(calls),
                                        time.perf_counter() - t0), s.get("bands"))
-
-    def merge(self, a: GenResult, b: GenResult) -> GenResult:
-        return merge_results(a, b)
-
-    def empty(self) -> GenResult:
-        return GenResult()
-
-    def units(self, total: GenResult) -> int:
-        return total.count
-
-    def describe(self, total: GenResult) -> dict:
-        return describe_result(self.method, total)
 
     def warm_up(self) -> None:
         """Load (or compile) this generator's kernels: one tiny batch of it."""

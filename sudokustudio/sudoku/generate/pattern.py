@@ -25,11 +25,10 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.rng import seed_state, shuffle_inplace
-from sudokustudio.sudoku.difficulty import FAST_METRICS, METRICS, puzzle_difficulty
+from sudokustudio.sudoku.difficulty import FAST_METRICS, check_metrics, puzzle_difficulty
 from sudokustudio.sudoku.generate.bands import check_bands, filter_result
-from sudokustudio.sudoku.generate.results import GenResult, describe_result, merge_results
+from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult
 from sudokustudio.sudoku.grid import PuzzleFormatError
 from sudokustudio.sudoku.grids import random_grid_kernel
 from sudokustudio.sudoku.minimal import first_not_minimal
@@ -184,7 +183,7 @@ def symmetric_kernel(rng, orb, tries, out, counters):
 
 
 # ---------------------------------------------------------------- the job
-class PatternJob(BatchJob):
+class PatternJob(GeneratorBatchJob):
     """Pattern or symmetry generation as a batch job.  Spec (JSON-able):
 
     method: pattern | symmetry
@@ -213,16 +212,9 @@ class PatternJob(BatchJob):
             per_batch = 2000 if method == "pattern" else 100
         if per_batch < 1 or max_found < 1:
             raise ValueError("per_batch and max_found must be at least 1")
-        difficulty = list(FAST_METRICS) if difficulty is None else list(difficulty)
-        unknown = [m for m in difficulty if m not in METRICS]
-        if unknown:
-            raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
+        difficulty = check_metrics(difficulty, FAST_METRICS)
         super().__init__(method=method, mask=mask, symmetry=symmetry, per_batch=int(per_batch),
                          max_found=int(max_found), difficulty=difficulty, bands=check_bands(bands))
-
-    @property
-    def method(self) -> str:
-        return self.spec["method"]
 
     def run_batch(self, batch_index: int, seed: int) -> GenResult:
         s = self.spec
@@ -241,17 +233,8 @@ class PatternJob(BatchJob):
                         int(counters[1]), time.perf_counter() - t0)
         return filter_result(res, s["bands"])
 
-    def merge(self, a: GenResult, b: GenResult) -> GenResult:
-        return merge_results(a, b)
-
-    def empty(self) -> GenResult:
-        return GenResult()
-
-    def units(self, total: GenResult) -> int:
-        return total.count
-
     def describe(self, total: GenResult) -> dict:
-        d = describe_result(self.method, total)
+        d = super().describe(total)
         d["grids_per_puzzle"] = total.tries / total.count if total.count else None
         if self.spec["method"] == "pattern":
             d["pattern"] = self.spec["mask"]

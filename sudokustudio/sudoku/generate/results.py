@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.growing import appended_columns
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.stats import Moments
@@ -179,3 +180,25 @@ def describe_result(method: str, res: GenResult, seconds: float | None = None) -
         metrics[name] = entry
     out["difficulty"] = metrics
     return out
+
+
+class GeneratorBatchJob(BatchJob):
+    """What the generators' batch jobs share: GenResult totals, merged, started empty and
+    counted by puzzle, described under the spec's ``method`` (a job without one in its spec
+    sets ``method`` as a class attribute)."""
+
+    @property
+    def method(self) -> str:
+        return self.spec["method"]
+
+    def merge(self, a: GenResult, b: GenResult) -> GenResult:
+        return merge_results(a, b)
+
+    def empty(self) -> GenResult:
+        return GenResult()
+
+    def units(self, total: GenResult) -> int:
+        return total.count
+
+    def describe(self, total: GenResult) -> dict:
+        return describe_result(self.method, total)

@@ -27,14 +27,13 @@ import time
 import numpy as np
 from numba import njit
 
-from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
-from sudokustudio.sudoku.difficulty import METRICS, puzzle_difficulty
+from sudokustudio.sudoku.difficulty import check_metrics, puzzle_difficulty
 from sudokustudio.sudoku.estimate.grids import GRID_COUNTS
 from sudokustudio.sudoku.estimate.minimals import probes_for_weight
 from sudokustudio.sudoku.estimate.samplers import sequential_grid_kernel
 from sudokustudio.sudoku.generate.bands import check_bands, filter_result
-from sudokustudio.sudoku.generate.results import GenResult, describe_result, merge_results
+from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult, merge_results
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import grid_pool
 from sudokustudio.sudoku.minimal import first_not_minimal, minimals_in_subset, new_oracle
@@ -134,7 +133,7 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out,
     return written
 
 
-class WeightedSubsetsJob(BatchJob):
+class WeightedSubsetsJob(GeneratorBatchJob):
     """Weighted-subsets sampler as a batch job.
 
     Spec: s (subset size, default DEFAULT_SUBSET_SIZE), per_batch (grid samples per batch),
@@ -156,10 +155,7 @@ class WeightedSubsetsJob(BatchJob):
         if grid_source not in WEIGHTED_SOURCES:
             raise ValueError(f"unknown grid source {grid_source!r} for the weighted sampler "
                              f"({', '.join(WEIGHTED_SOURCES)})")
-        difficulty = list(METRICS) if difficulty is None else list(difficulty)
-        unknown = [m for m in difficulty if m not in METRICS]
-        if unknown:
-            raise ValueError(f"unknown difficulty metric(s) {unknown}; known: {list(METRICS)}")
+        difficulty = check_metrics(difficulty)
         super().__init__(s=int(s), per_batch=int(per_batch), pool_size=int(pool_size), pool_seed=int(pool_seed),
                          max_per_sample=int(max_per_sample), verify=bool(verify), grid_source=grid_source,
                          difficulty=difficulty, bands=check_bands(bands), per_grid=int(per_grid))
@@ -218,7 +214,7 @@ class WeightedSubsetsJob(BatchJob):
         return total.tries
 
     def describe(self, total: GenResult) -> dict:
-        d = describe_result(self.method, total)
+        d = super().describe(total)
         d.update(weighted_stats(total))
         d["corrected_mean"] = d["weighted_mean"]
         d["corrected_sd"] = d["weighted_sd"]
