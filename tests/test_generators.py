@@ -259,3 +259,39 @@ def test_merging_batches_one_by_one_grows_in_place_and_changes_no_result():
     for t, p, w, g in totals:
         assert np.array_equal(t.puzzles, p) and np.array_equal(t.weights, w)
         assert np.array_equal(t.metrics["guesses"], g)
+
+
+def test_every_generator_job_names_an_unknown_difficulty_metric():
+    """One check (``difficulty.check_metrics``) serves the three generator jobs and the metrics
+    themselves: an unknown name is refused, by name, before any batch runs; a known list is kept."""
+    from sudokustudio.sudoku.difficulty import check_metrics, puzzle_difficulty
+    from sudokustudio.sudoku.generate.pattern import PatternJob
+    from sudokustudio.sudoku.generate.weighted import WeightedSubsetsJob
+
+    makers = [lambda d: GeneratorJob("top-down", difficulty=d),
+              lambda d: PatternJob("symmetry", symmetry="central", difficulty=d),
+              lambda d: WeightedSubsetsJob(difficulty=d)]
+    for make in makers:
+        with pytest.raises(ValueError, match="'hardness'"):
+            make(["guesses", "hardness"])
+        assert make(["brt"]).spec["difficulty"] == ["brt"]
+    with pytest.raises(ValueError, match="'hardness'"):
+        puzzle_difficulty(np.zeros((1, 81), np.uint8), ["hardness"])
+    assert check_metrics(None, ("W",)) == ["W"]
+
+
+def test_generator_jobs_share_their_totals():
+    """Merging, the empty total and the units are those of GenResult for every generator job
+    (the weighted sampler counts its grid samples instead of its puzzles)."""
+    from sudokustudio.sudoku.generate.pattern import PatternJob
+    from sudokustudio.sudoku.generate.results import GenResult
+    from sudokustudio.sudoku.generate.weighted import WeightedSubsetsJob
+
+    a = GenResult(np.ones((2, 81), np.uint8), np.ones(2), {}, tries=5)
+    b = GenResult(np.ones((3, 81), np.uint8), np.ones(3), {}, tries=7)
+    for job in (GeneratorJob("bottom-up"), PatternJob("symmetry", symmetry="central")):
+        assert job.empty().count == 0
+        total = job.merge(job.merge(job.empty(), a), b)
+        assert total.count == 5 and total.tries == 12 and job.units(total) == 5
+    weighted = WeightedSubsetsJob()
+    assert weighted.method == "weighted-subsets" and weighted.units(weighted.merge(a, b)) == 12
