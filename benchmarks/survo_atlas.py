@@ -3,6 +3,7 @@
     python3 benchmarks/survo_atlas.py [--sizes 3x5 4x4] [--threads 2] [--out-dir DIR] [--probes P]
     python3 benchmarks/survo_atlas.py --predict-only --sizes 5x5 4x6 3x8 [--probes P]
     python3 benchmarks/survo_atlas.py --sizes 2x9 2x10    # the two-row method; S(2,10) = 843,476
+    python3 benchmarks/survo_atlas.py --sizes 4x5 --batches 778 345   # chosen batches, one thread each
 
 For every size: wall time, summed thread CPU time of the batches (robust to a
 loaded machine), the count against REFERENCES.md's S(m, n), trade-free tables
@@ -15,6 +16,10 @@ trade-free tables and core-hours; the run prints how far off it was in
 relative errors (target: within 2).  ``--predict-only`` skips the runs.
 Two-row sizes run by their own method (``survo.atlas.two_rows``); past 8
 columns there is no estimate (the general search's n! arrangements).
+``--batches`` times only the named batches of each size, one after another on
+this thread (CPU seconds, puzzles, trade-free tables): a before/after figure for
+a kernel change without the whole run (4×5 batch 778 took 7.8 CPU-s and batch
+345 13.4 on 2026-11-27, when the whole 4×5 took 10,678).
 """
 from __future__ import annotations
 
@@ -37,6 +42,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out-dir", default=None)
     ap.add_argument("--probes", type=int, default=2000)
     ap.add_argument("--predict-only", action="store_true")
+    ap.add_argument("--batches", nargs="+", type=int, default=None, help="time only these batches (one thread)")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
     warm_up()
@@ -48,6 +54,9 @@ def main(argv=None) -> int:
         if est is not None:
             print(f"\n{est.text()}; estimate took {est.seconds:.1f} CPU-s")
         if args.predict_only:
+            continue
+        if args.batches is not None:
+            ok = _time_batches(SurvoAtlasJob(m, n), args.batches) and ok
             continue
         job = SurvoAtlasJob(m, n)
         t0 = time.perf_counter()
@@ -92,6 +101,21 @@ def main(argv=None) -> int:
             write_atlas(path, tot)
             print(f"  wrote {path}")
     return 0 if ok else 1
+
+
+def _time_batches(job: SurvoAtlasJob, batches: list[int]) -> bool:
+    """Run the given batches of ``job`` on this thread and print each one's CPU time; False if
+    one is out of range."""
+    n_batches = job.n_batches()
+    for b in batches:
+        if not 0 <= b < n_batches:
+            print(f"{job.m}x{job.n}: batch {b} out of range (0..{n_batches - 1})")
+            return False
+        c0 = time.thread_time()
+        res = job.run_batch(b, 0)
+        print(f"{job.m}x{job.n} batch {b}: {time.thread_time() - c0:.2f} CPU-s, {res.count} puzzles, "
+              f"{int(res.tables)} trade-free tables, {int(res.candidates)} candidates")
+    return True
 
 
 if __name__ == "__main__":
