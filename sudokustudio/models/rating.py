@@ -172,9 +172,9 @@ class RatingModel:
         with open(path, "w", newline="", encoding="utf-8") as f:
             w = csv.writer(f)
             w.writerow(["line", "puzzle", "clues", "W", "cands_after_BRT"])
+            texts, clues = format_puzzles(self.puzzles[:len(ratings)]), np.count_nonzero(self.puzzles, axis=1)
             for i in range(len(ratings)):
-                w.writerow([self.lines[i], format_puzzle(self.puzzles[i]), int(np.count_nonzero(self.puzzles[i])),
-                            int(ratings[i]), int(cands[i])])
+                w.writerow([self.lines[i], texts[i], int(clues[i]), int(ratings[i]), int(cands[i])])
         return len(ratings)
 
     def path_request(self, row: int, cap: int):

@@ -471,8 +471,8 @@ class AtlasView(QWidget):
         for bars, counts, seed_bins in ((self.swaps_bars, np.array(result.swaps_hist(), np.int64), SEED_SWAPS_XY),
                                         (self.w_bars, np.array(result.w_hist(), np.int64), SEED_W_XY)):
             computed, seed_item = self._hist_bars[bars]
+            width = computed.opts["width"]   # set once by _add_bars
             bars.legend(seed)   # legend rows only while the seed bars stand beside the computed ones
-            width = 0.4 if bars is self.swaps_bars else 0.8
             shift = width / 2 if seed else 0.0
             if seed and bars is self.w_bars and counts.sum():
                 # seed 001 lumps W = 0..4 in one bin: draw the computed ones the same way (at 2)
