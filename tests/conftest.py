@@ -1,4 +1,6 @@
+import faulthandler
 import os
+import tempfile
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -9,6 +11,25 @@ import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
+
+
+#: seconds after which a test's process writes every thread's stack to ``HUNG_TEST_DUMP`` and exits:
+#: pytest-timeout (300 s, pyproject) needs the GIL to fire, and a run once hung with both workers
+#: blocked (a test stuck in C code holding the GIL); this watchdog is a C thread and needs none
+HARD_TIMEOUT = 360
+HUNG_TEST_DUMP = Path(tempfile.gettempdir()) / "sudokustudio-hung-test.txt"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_protocol(item, nextitem):
+    """Arm the watchdog for the test's setup, call and teardown (xdist then reports the worker
+    crashed in that test; ``.ci/run`` prints the dump)."""
+    with open(HUNG_TEST_DUMP, "a") as dump:
+        faulthandler.dump_traceback_later(HARD_TIMEOUT, exit=True, file=dump)
+        try:
+            yield
+        finally:
+            faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(scope="session")
