@@ -156,7 +156,7 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
                             cnt[c] += 1
                 elif method == 1:
                     _random_subset(rng, N, s, perm, mask)
-                    minimals_in_subset(o, mask, out, cnt, c_lo)   # c_lo: the DFS stops below it
+                    minimals_in_subset(o, mask, out, cnt, c_lo)   # c_lo: the DFS stops there
                 elif method == 2:
                     _random_subset(rng, N, s, perm, mask)
                     minimals_containing(o, mask, c_hi, out, cnt)
