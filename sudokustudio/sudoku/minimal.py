@@ -387,8 +387,10 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     ``out.shape[0]`` go to ``out``; returns how many.  Only minimals of ``min_clues`` or
     more clues are sought: a set of ``min_clues`` clues is not entered, only asked whether
     any clue can go (``all_clues_needed``: the solver stops at the first that can, where
-    entering it certified every unique subset; 1.2-1.3x less CPU for the c >= 29 tail in
-    34- and 36-clue subsets, the same minimals).  Long (~120 lines):
+    entering it certified every unique subset), and once a set one above has a unique
+    child T - y, its next children T - x take one question, T - x - y unique (then T - x is
+    unique and not minimal), instead of two (1.5x less CPU for the c >= 29 tail in 34-clue
+    subsets, the same minimals).  Long (~140 lines):
     the DFS stack, the visited-set table and the found minimals share one loop,
     and uniqueness is asked inline (a helper would compile the solver again).
     """
@@ -408,8 +410,9 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     n_written = 0
     if not is_unique(o, work, lo, hi):
         return 0
-    children = np.empty((s + 1, s), dtype=np.int64)
+    children = np.empty((s + 1, s), dtype=np.int64)   # positions; -1 - position: known not minimal
     n_children = np.zeros(s + 1, dtype=np.int64)
+    not_minimal = np.zeros(s + 1, dtype=np.bool_)    # the node at a level is known not to be minimal
     ptr = np.zeros(s + 1, dtype=np.int64)
     deleted_at = np.empty(s + 1, dtype=np.int64)  # position (in keep) deleted to reach level L
     seen_lo = np.zeros(1024, dtype=np.uint64)   # the unique sets visited (none is empty)
@@ -431,19 +434,37 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
         if size == min_clues:
             # the floor: minimal exactly when no clue can go; its subsets are never visited, so
             # the solver stops at the first unique one instead of certifying them all
-            minimal = all_clues_needed(o, work, lo, hi, ZERO, ZERO)
+            minimal = not not_minimal[level] and all_clues_needed(o, work, lo, hi, ZERO, ZERO)
         elif size > min_clues:
             need_lo, need_hi = _alone_in_a_ua(o, lo, hi)
             free_lo, free_hi = _outside_a_minimal(min_lo, min_hi, n_min, lo, hi)
+            y = -1    # above the floor: a clue whose deletion was found to leave a unique set
             for j in range(p + 1, s):
                 x = keep[j]
                 later_lo, later_hi = add_cell(later_lo, later_hi, x)
                 if has_cell(need_lo, need_hi, x):
                     continue
                 work[x] = 0
-                if has_cell(free_lo, free_hi, x) or solver_says_unique(o, work, x):
+                if has_cell(free_lo, free_hi, x):
                     children[level, nc] = j
                     nc += 1
+                elif y >= 0:
+                    # one question for a floor child: no other solution of it minus y differing at x
+                    # (this set minus y is unique) makes it unique and not minimal at once
+                    work[y] = 0
+                    u = solver_says_unique(o, work, x)
+                    work[y] = grid[y]
+                    if u:
+                        children[level, nc] = -1 - j
+                        nc += 1
+                    elif o[6][y] != grid[y] and solver_says_unique(o, work, x):
+                        children[level, nc] = j   # (the solution found kept y's clue: not unique)
+                        nc += 1
+                elif solver_says_unique(o, work, x):
+                    children[level, nc] = j
+                    nc += 1
+                    if size == min_clues + 1:
+                        y = x
                 work[x] = grid[x]
             minimal = nc == 0
             if minimal and n_seen[0] >= 0:
@@ -471,12 +492,16 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
             if ptr[level] < n_children[level]:
                 j = children[level, ptr[level]]
                 ptr[level] += 1
+                known = j < 0
+                if known:
+                    j = -1 - j
                 x = keep[j]
                 work[x] = 0
                 lo, hi = remove_cell(lo, hi, x)
                 size -= 1
                 level += 1
                 deleted_at[level] = j
+                not_minimal[level] = known
                 break
             if level == 0:
                 return n_written
