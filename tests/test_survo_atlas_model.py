@@ -38,6 +38,8 @@ def test_run_of_2x6_progress_tables_and_prediction_check(tmp_path):
     est = model.predict(probes=300)
     assert est.tables > 0 and model.prediction() is est
     assert model.prediction_text().startswith("S(2,6): about") and "core-hours" in model.prediction_text()
+    lo, hi = est.core_hours_range
+    assert f"{lo:.2g}-{hi:.2g} by the cost model's spread" in model.prediction_text()
     run, total = _run_all(model)
     assert run.rules.batches == model.job.n_batches()
     assert total.count == KNOWN_COUNTS[(2, 6)] == 1146

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from sudokustudio.cli import main
 from sudokustudio.survo.puzzle import parse_survo
 from sudokustudio.survo.solve import solve_survo
@@ -70,6 +72,8 @@ def test_survo_atlas_predict_only_json(capsys):
     assert main(["survo", "atlas", "3", "4", "--predict-only", "--probes", "300", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["predicted_tables"] > 0 and 0 < out["predicted_rel_err"] < 1 and out["predicted_core_hours"] > 0
+    lo, hi = out["predicted_core_hours_range"]   # the cost model's spread, either side of the figure
+    assert lo * hi == pytest.approx(out["predicted_core_hours"] ** 2) and lo < out["predicted_core_hours"] < hi
 
 
 def test_survo_atlas_probes_zero_runs_without_an_estimate(capsys):

@@ -144,9 +144,10 @@ class AtlasRunModel:
             return f"S({self.m},{self.n}): predicting the size of the enumeration…"
         if est.tables <= 0 or not math.isfinite(est.rel_err):
             return f"S({self.m},{self.n}): no probe reached a table ({est.probes} probes); size unknown"
+        lo, hi = est.core_hours_range
         text = (f"S({self.m},{self.n}): about {est.tables:,.3g} trade-free tables (± {100 * est.rel_err:.0f} %), "
                 f"about {duration_text(est.core_seconds, rounded=True)} of CPU on this machine "
-                f"({est.core_hours:.2g} core-hours; "
+                f"({est.core_hours:.2g} core-hours, {lo:.2g}-{hi:.2g} by the cost model's spread; "
                 f"~{duration_text(est.core_seconds / workers, rounded=True)} on {workers} cores)")
         if not self.runnable:
             text += f" — beyond a run here (more than {A.MAX_CELLS} cells)"

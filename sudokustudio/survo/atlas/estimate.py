@@ -46,6 +46,11 @@ from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 #: costs).  The whole 4×5 later measured 18,068 CPU-s, which the fit reads at 1.18: refit with 3×7.
 SECONDS_PER_MIDDLE_POP = 178e-9
 SECONDS_PER_LAST_POP = 42e-9
+#: how far the cost model (two prices per pop, scaled by ``machine_factor``) can be off: it read
+#: whole runs of 3×5 to 4×5 at 0.56-1.18 of their CPU on the reference machine and at 0.69-1.49
+#: on a faster one (2026-11-27: 4×4 1.00, 3×6 0.85, 4×5 0.69; a fit on that machine's runs
+#: predicted each one left out at 0.58-1.96): cost predictions are shown as a range of this factor
+COST_MODEL_SPREAD = 1.5
 #: ``machine_factor``'s search: 4×4 batches (of ``batch_plan(4, 4)``) and their CPU seconds on the
 #: reference machine
 REFERENCE_BATCHES = (352, 704)
@@ -163,6 +168,11 @@ class SizeEstimate:
     def core_hours(self) -> float:
         return self.core_seconds / 3600.0
 
+    @property
+    def core_hours_range(self) -> tuple[float, float]:
+        """The cost as the cost model can promise it (``COST_MODEL_SPREAD`` either way)."""
+        return self.core_hours / COST_MODEL_SPREAD, self.core_hours * COST_MODEL_SPREAD
+
     def as_dict(self) -> dict:
         def finite(x):   # no probe reached a leaf: unknown, not infinite (JSON has no Infinity)
             return x if math.isfinite(x) else None
@@ -170,6 +180,7 @@ class SizeEstimate:
         return {"size": f"{self.m}x{self.n}", "probes": self.probes, "predicted_tables": self.tables,
                 "predicted_rel_err": finite(self.rel_err), "predicted_work": self.work,
                 "predicted_work_rel_err": finite(self.work_rel_err), "predicted_core_hours": self.core_hours,
+                "predicted_core_hours_range": list(self.core_hours_range),
                 "estimate_cpu_seconds": self.seconds}
 
     def against(self, tables: int, cpu_seconds: float) -> dict:
@@ -183,8 +194,10 @@ class SizeEstimate:
                 "measured_core_seconds": float(cpu_seconds)}
 
     def text(self) -> str:
+        lo, hi = self.core_hours_range
         return (f"S({self.m},{self.n}): about {self.tables:.3g} trade-free tables (± {100 * self.rel_err:.1f} %), "
-                f"about {self.core_hours:.3g} core-hours on this machine ({self.probes} probes)")
+                f"about {self.core_hours:.3g} core-hours on this machine ({lo:.2g}-{hi:.2g}: the cost model's "
+                f"spread; {self.probes} probes)")
 
 
 def _probe_workspace(m: int, n: int):
