@@ -47,9 +47,9 @@ from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 SECONDS_PER_MIDDLE_POP = 178e-9
 SECONDS_PER_LAST_POP = 42e-9
 #: how far the cost model (two prices per pop, scaled by ``machine_factor``) can be off: it read
-#: whole runs of 3×5 to 4×5 at 0.56-1.18 of their CPU on the reference machine and at 0.69-1.49
-#: on a faster one (2026-11-27: 4×4 1.00, 3×6 0.85, 4×5 0.69; a fit on that machine's runs
-#: predicted each one left out at 0.58-1.96): cost predictions are shown as a range of this factor
+#: whole runs of 3×5 to 4×5 at 0.56-1.18 of their CPU on the reference machine and at 0.67-1.49
+#: on a faster one (2026-11-27: 3×5 0.67, 4×4 1.00, 3×6 1.17, 4×5 1.49; a fit on that machine's
+#: runs predicted each one left out at 0.58-1.96): cost predictions are shown as a range of this factor
 COST_MODEL_SPREAD = 1.5
 #: ``machine_factor``'s search: 4×4 batches (of ``batch_plan(4, 4)``) and their CPU seconds on the
 #: reference machine
