@@ -16,6 +16,7 @@ from sudokustudio.core.cellset import to_cells
 from sudokustudio.core.rng import seed_state
 from sudokustudio.jobs.run import Run, StopRules, run_batches
 from sudokustudio.sudoku import minimal as M
+from sudokustudio.sudoku import minimal_sets as MS
 from sudokustudio.sudoku.estimate import (
     GRID_COUNTS, MINIMAL_METHODS, GridCountJob, MinimalsJob, rows_grid_g, sequential_grid_kernel,
 )
@@ -183,7 +184,7 @@ def exact_4x4_minimals():
     assert len(grids) == 12
     tot = np.zeros(17, dtype=np.int64)
     for g in grids:
-        M.minimals_in_subset(M.oracle(g, (2, 2)), np.ones(16, np.uint8), np.zeros((0, 16), np.uint8), tot, 0)
+        MS.minimals_in_subset(M.oracle(g, (2, 2)), np.ones(16, np.uint8), np.zeros((0, 16), np.uint8), tot, 0)
     return tot / len(grids)
 
 
@@ -198,7 +199,7 @@ def test_subset_and_superset_enumeration_match_brute_force():
         km = int(sum(int(keep[i]) << i for i in range(16)))
         for least in (0, 4, 5, 6, 7):   # only minimals of at least this many clues: the DFS stops there
             cnt = np.zeros(17, np.int64)
-            nw = M.minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt, least)
+            nw = MS.minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt, least)
             want = np.bincount(sizes[[m for m in range(1 << 16)
                                       if minimal[m] and m & ~km == 0 and sizes[m] >= least]], minlength=17)
             assert (cnt == want).all()
@@ -209,7 +210,7 @@ def test_subset_and_superset_enumeration_match_brute_force():
         bm = int(sum(int(base[i]) << i for i in range(16)))
         for cmax in (5, 16):
             cnt = np.zeros(17, np.int64)
-            M.minimals_containing(M.oracle(grid, (2, 2)), base, cmax, out, cnt)
+            MS.minimals_containing(M.oracle(grid, (2, 2)), base, cmax, out, cnt)
             want = np.bincount(sizes[[m for m in range(1 << 16)
                                       if minimal[m] and m & bm == bm and sizes[m] <= cmax]], minlength=17)
             assert (cnt == want).all()
@@ -226,11 +227,11 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
         keep[rng.choice(81, 32, replace=False)] = 1
         out = np.zeros((50, 81), np.uint8)
         cnt = np.zeros(82, np.int64)
-        nw = M.minimals_in_subset(M.oracle(g), keep, out, cnt, 0)
+        nw = MS.minimals_in_subset(M.oracle(g), keep, out, cnt, 0)
         assert nw == min(50, cnt.sum())
         for least in (25, 28):   # the DFS stopped at `least` clues finds the same c >= least ones
             tail = np.zeros(82, np.int64)
-            M.minimals_in_subset(M.oracle(g), keep, np.zeros((0, 81), np.uint8), tail, least)
+            MS.minimals_in_subset(M.oracle(g), keep, np.zeros((0, 81), np.uint8), tail, least)
             assert (tail[least:] == cnt[least:]).all() and not tail[:least].any()
         for i in range(min(nw, 2)):
             m = out[i]
@@ -240,7 +241,7 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
             base[rng.choice(np.flatnonzero(base), 3, replace=False)] = 0
             o2 = np.zeros((2000, 81), np.uint8)
             c2 = np.zeros(82, np.int64)
-            n2 = M.minimals_containing(M.oracle(g), base, int((m > 0).sum()), o2, c2)
+            n2 = MS.minimals_containing(M.oracle(g), base, int((m > 0).sum()), o2, c2)
             assert any((o2[j] == m).all() for j in range(n2))
             checked += 1
         if checked >= 6:
@@ -490,7 +491,7 @@ def test_seeded_ua_cache_holds_unavoidable_sets_and_changes_no_count():
             counts = []
             for o in (M.oracle(grid), M.oracle(grid, seed_uas=False)):
                 cnt = np.zeros(82, np.int64)
-                M.minimals_in_subset(o, keep, np.zeros((0, 81), np.uint8), cnt, 0)
+                MS.minimals_in_subset(o, keep, np.zeros((0, 81), np.uint8), cnt, 0)
                 counts.append(cnt)
             assert (counts[0] == counts[1]).all()
             found += counts[0].sum()

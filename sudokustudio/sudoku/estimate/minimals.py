@@ -27,7 +27,8 @@ from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95, tail_diagnostics
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
-from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, minimals_containing, minimals_in_subset, new_oracle
+from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, new_oracle
+from sudokustudio.sudoku.minimal_sets import minimals_containing, minimals_in_subset
 from sudokustudio.sudoku.solver import random_solution_kernel
 from sudokustudio.sudoku.tables import geometry
 

@@ -1,8 +1,8 @@
 """Weighted minimal-puzzle sampler built on seed 000's (c, s)-subsets method.
 
 Each sample draws a grid and a uniformly random s-clue subset of it, and
-enumerates every minimal puzzle inside the subset (``minimal.
-minimals_in_subset_kernel``, shared with the estimator).  A c-clue minimal
+enumerates every minimal puzzle inside the subset (``minimal_sets.
+minimals_in_subset``, shared with the estimator).  A c-clue minimal
 puzzle of that grid lies in the subset with probability
 Pr = C(81-c, s-c) / C(81, s), so weighting it by 1/Pr (times the grid weight
 when grids come with one) makes weighted statistics over the found puzzles
@@ -36,7 +36,8 @@ from sudokustudio.sudoku.generate.bands import check_bands, filter_result
 from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult, merge_results
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import grid_pool
-from sudokustudio.sudoku.minimal import first_not_minimal, minimals_in_subset, new_oracle
+from sudokustudio.sudoku.minimal import first_not_minimal, new_oracle
+from sudokustudio.sudoku.minimal_sets import minimals_in_subset
 from sudokustudio.sudoku.tables import geometry
 
 #: number of 9x9 grids (Felgenhauer & Jarvis): sequential weights are divided by it to stay near 1

@@ -1,0 +1,345 @@
+"""Every minimal puzzle inside a clue set of one grid (the subsets DFS) and every one
+containing a clue set (the supersets search), all clue counts at once: the (c, s)-subsets and
+(c, s)-supersets estimators, the weighted minimal-puzzle sampler and the c >= 29 tail run ask
+these.  The uniqueness questions go to ``minimal``'s oracle (its cached unavoidable sets and
+the solver), whose conventions hold here: clue sets are cell sets of ``core.cellset``, and a
+set's clues are the grid's digits on its cells.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from sudokustudio.core.cellset import ZERO, add_cell, has_cell, remove_cell
+from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, missed_ua, remember_other, solver_says_unique
+
+
+# ------------------------------------------------ minimals inside a subset
+#: the unique sets a subsets DFS remembers (a table of twice as many slots at most)
+MAX_SEEN = 1 << 19
+#: minimals a subsets DFS keeps (a set holding one is unique): 4096, not 256, is 1.4x faster on 32-clue subsets
+MAX_KNOWN_MINIMALS = 4096
+
+
+@njit(cache=True, nogil=True)
+def _seen_slot(seen_lo, seen_hi, lo, hi):
+    """The slot of cell set (lo, hi) in the open-addressing table ``seen_lo/hi`` (a
+    power of two long, the empty set marks a free slot): where it is or would go."""
+    mask = np.uint64(seen_lo.shape[0] - 1)
+    h = (lo * np.uint64(0x9E3779B97F4A7C15)) ^ (hi * np.uint64(0xC2B2AE3D27D4EB4F))
+    i = np.int64((h ^ (h >> np.uint64(29))) & mask)
+    while seen_lo[i] != ZERO or seen_hi[i] != ZERO:
+        if seen_lo[i] == lo and seen_hi[i] == hi:
+            return i
+        i = (i + 1) & np.int64(mask)
+    return i
+
+
+@njit(cache=True, nogil=True)
+def _alone_in_a_ua(o, lo, hi):
+    """The clues of the set (lo, hi) alone in one of the oracle's cached UAs: needed."""
+    ua_lo, ua_hi, ua_n = o[3], o[4], o[5]
+    need_lo = ZERO
+    need_hi = ZERO
+    for i in range(ua_n[0]):
+        a = ua_lo[i] & lo
+        b = ua_hi[i] & hi
+        if b == ZERO and (a & (a - np.uint64(1))) == ZERO:
+            need_lo |= a
+        elif a == ZERO and (b & (b - np.uint64(1))) == ZERO:
+            need_hi |= b
+    return need_lo, need_hi
+
+
+@njit(cache=True, nogil=True)
+def _outside_a_minimal(min_lo, min_hi, n_min, lo, hi):
+    """The clues of the set (lo, hi) outside a minimal of ``min_lo/hi[:n_min]`` inside it."""
+    free_lo = ZERO
+    free_hi = ZERO
+    for i in range(n_min):
+        if (min_lo[i] & ~lo) == ZERO and (min_hi[i] & ~hi) == ZERO:
+            free_lo |= lo & ~min_lo[i]
+            free_hi |= hi & ~min_hi[i]
+    return free_lo, free_hi
+
+
+@njit(cache=True, nogil=True)
+def _seen_has(seen_lo, seen_hi, lo, hi):
+    """Is the non-empty cell set (lo, hi) in the table?"""
+    j = _seen_slot(seen_lo, seen_hi, lo, hi)
+    return seen_lo[j] == lo and seen_hi[j] == hi
+
+
+@njit(cache=True, nogil=True)
+def _remember_seen(seen_lo, seen_hi, n_seen, lo, hi):
+    """Add (lo, hi) to the table, doubling it at half full.  Returns the table (the same
+    arrays or larger ones); ``n_seen[0]`` counts the sets, -1 once MAX_SEEN sets are in
+    (it then stops remembering)."""
+    if n_seen[0] < 0:
+        return seen_lo, seen_hi
+    if 2 * (n_seen[0] + 1) > seen_lo.shape[0]:
+        if seen_lo.shape[0] >= 2 * MAX_SEEN:
+            n_seen[0] = -1
+            return seen_lo, seen_hi
+        big_lo = np.zeros(2 * seen_lo.shape[0], dtype=np.uint64)
+        big_hi = np.zeros(2 * seen_lo.shape[0], dtype=np.uint64)
+        for i in range(seen_lo.shape[0]):
+            if seen_lo[i] != ZERO or seen_hi[i] != ZERO:
+                j = _seen_slot(big_lo, big_hi, seen_lo[i], seen_hi[i])
+                big_lo[j] = seen_lo[i]
+                big_hi[j] = seen_hi[i]
+        seen_lo, seen_hi = big_lo, big_hi
+    j = _seen_slot(seen_lo, seen_hi, lo, hi)
+    seen_lo[j] = lo
+    seen_hi[j] = hi
+    n_seen[0] += 1
+    return seen_lo, seen_hi
+
+
+@njit(cache=True, nogil=True)
+def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
+    """Every minimal puzzle whose clues are a subset of the kept cells
+    (``subset_mask`` 1 = kept), any box shape.
+
+    Depth-first: clues are deleted in increasing cell order, so each subset
+    is visited at most once, and only unique sets are entered (a non-unique
+    set has no unique subset).  A unique set is minimal when none of its
+    children is unique (those clues are needed) and no clue deleted before
+    the last one is redundant.  That second test needs no solver: deleting
+    such a clue gives a set whose clues deleted in increasing order are each
+    a child of the previous set, i.e. a unique set is visited, before this
+    one (the DFS visits the sets in lexicographic order of their deletions),
+    so the clue is redundant exactly when that set is among the visited ones
+    (a hash table; ``all_clues_needed`` on those clues if it ever overflows).
+    The solver is asked only about children not settled by one pass per node
+    over the cached UAs (a clue alone in one is needed) and one over the
+    minimals found (a clue outside one inside the set can go).
+    ``counts_by_c[c]`` += the number of c-clue minimals found; the first
+    ``out.shape[0]`` go to ``out``; returns how many.  Only minimals of ``min_clues`` or
+    more clues are sought: a set of ``min_clues`` clues is not entered, only asked whether
+    any clue can go (``all_clues_needed``: the solver stops at the first that can, where
+    entering it certified every unique subset), and once a set one above has a unique
+    child T - y, its next children T - x take one question, T - x - y unique (then T - x is
+    unique and not minimal), instead of two (1.5x less CPU for the c >= 29 tail in 34-clue
+    subsets, the same minimals).  Long (~140 lines):
+    the DFS stack, the visited-set table and the found minimals share one loop,
+    and uniqueness is asked inline (a helper would compile the solver again).
+    """
+    grid = o[0]
+    N = grid.shape[0]
+    keep = np.empty(N, dtype=np.int64)
+    s = 0
+    work = np.zeros(N, dtype=np.uint8)
+    lo = ZERO
+    hi = ZERO
+    for c in range(N):
+        if subset_mask[c]:
+            keep[s] = c
+            s += 1
+            work[c] = grid[c]
+            lo, hi = add_cell(lo, hi, c)
+    n_written = 0
+    if not is_unique(o, work, lo, hi):
+        return 0
+    children = np.empty((s + 1, s), dtype=np.int64)   # positions; -1 - position: known not minimal
+    n_children = np.zeros(s + 1, dtype=np.int64)
+    not_minimal = np.zeros(s + 1, dtype=np.bool_)    # the node at a level is known not to be minimal
+    ptr = np.zeros(s + 1, dtype=np.int64)
+    deleted_at = np.empty(s + 1, dtype=np.int64)  # position (in keep) deleted to reach level L
+    seen_lo = np.zeros(1024, dtype=np.uint64)   # the unique sets visited (none is empty)
+    seen_hi = np.zeros(1024, dtype=np.uint64)
+    n_seen = np.zeros(1, dtype=np.int64)
+    min_lo = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)   # the first minimals found
+    min_hi = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)
+    n_min = 0
+    level = 0
+    deleted_at[0] = -1
+    size = s
+    while True:
+        # ---- process the node at ``level`` (a unique set of ``size`` clues)
+        p = deleted_at[level]
+        nc = 0
+        later_lo = later_hi = ZERO   # the clues after position p: tested here as children
+        seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
+        minimal = False
+        if size == min_clues:
+            # the floor: minimal exactly when no clue can go; its subsets are never visited, so
+            # the solver stops at the first unique one instead of certifying them all
+            minimal = not not_minimal[level] and all_clues_needed(o, work, lo, hi, ZERO, ZERO)
+        elif size > min_clues:
+            need_lo, need_hi = _alone_in_a_ua(o, lo, hi)
+            free_lo, free_hi = _outside_a_minimal(min_lo, min_hi, n_min, lo, hi)
+            y = -1    # above the floor: a clue whose deletion was found to leave a unique set
+            for j in range(p + 1, s):
+                x = keep[j]
+                later_lo, later_hi = add_cell(later_lo, later_hi, x)
+                if has_cell(need_lo, need_hi, x):
+                    continue
+                work[x] = 0
+                if has_cell(free_lo, free_hi, x):
+                    children[level, nc] = j
+                    nc += 1
+                elif y >= 0:
+                    # one question for a floor child: no other solution of it minus y differing at x
+                    # (this set minus y is unique) makes it unique and not minimal at once
+                    work[y] = 0
+                    u = solver_says_unique(o, work, x)
+                    work[y] = grid[y]
+                    if u:
+                        children[level, nc] = -1 - j
+                        nc += 1
+                    elif o[6][y] != grid[y] and solver_says_unique(o, work, x):
+                        children[level, nc] = j   # (the solution found kept y's clue: not unique)
+                        nc += 1
+                elif solver_says_unique(o, work, x):
+                    children[level, nc] = j
+                    nc += 1
+                    if size == min_clues + 1:
+                        y = x
+                work[x] = grid[x]
+            minimal = nc == 0
+            if minimal and n_seen[0] >= 0:
+                for j in range(p):
+                    a, b = remove_cell(lo, hi, keep[j])
+                    if work[keep[j]] and _seen_has(seen_lo, seen_hi, a, b):
+                        minimal = False
+                        break
+            elif minimal:
+                minimal = all_clues_needed(o, work, lo, hi, later_lo, later_hi)
+        if minimal:
+            if n_min < min_lo.shape[0]:
+                min_lo[n_min] = lo
+                min_hi[n_min] = hi
+                n_min += 1
+            counts_by_c[size] += 1
+            if n_written < out.shape[0]:
+                for c in range(N):
+                    out[n_written, c] = work[c]
+                n_written += 1
+        n_children[level] = nc
+        ptr[level] = 0
+        # ---- next node: first unvisited child, else climb
+        while True:
+            if ptr[level] < n_children[level]:
+                j = children[level, ptr[level]]
+                ptr[level] += 1
+                known = j < 0
+                if known:
+                    j = -1 - j
+                x = keep[j]
+                work[x] = 0
+                lo, hi = remove_cell(lo, hi, x)
+                size -= 1
+                level += 1
+                deleted_at[level] = j
+                not_minimal[level] = known
+                break
+            if level == 0:
+                return n_written
+            x = keep[deleted_at[level]]
+            work[x] = grid[x]
+            lo, hi = add_cell(lo, hi, x)
+            size += 1
+            level -= 1
+
+
+# ------------------------------------------------ minimals containing a set
+@njit(cache=True, nogil=True)
+def minimals_containing(o, base_mask, max_clues, out, counts_by_c):
+    """Every minimal puzzle of the grid containing the clues of ``base_mask``
+    with at most ``max_clues`` clues.
+
+    Hitting-set branching: a non-unique set T has an unavoidable set U
+    disjoint from it (the oracle must learn: ``is_unique`` then caches one);
+    every unique superset contains
+    a cell of U.  Branch i
+    adds U's i-th allowed cell and forbids its earlier ones, so each superset
+    is reached once; a unique set is a leaf (its proper supersets are not
+    minimal).  Returns the number of minimals written to ``out``.
+    """
+    grid, ua_lo, ua_hi, ua_n = o[0], o[3], o[4], o[5]
+    N = grid.shape[0]
+    work = np.zeros(N, dtype=np.uint8)
+    lo = ZERO
+    hi = ZERO
+    size = 0
+    for c in range(N):
+        if base_mask[c]:
+            work[c] = grid[c]
+            lo, hi = add_cell(lo, hi, c)
+            size += 1
+    forbidden = np.zeros(N, dtype=np.uint8)
+    depth_max = max(0, max_clues - size) + 1
+    branch_cells = np.empty((depth_max + 1, N), dtype=np.int64)
+    n_branch = np.zeros(depth_max + 1, dtype=np.int64)
+    ptr = np.zeros(depth_max + 1, dtype=np.int64)
+    n_written = 0
+    if size > max_clues:
+        return 0
+    level = 0
+    while True:
+        # ---- process node: clue set work (size clues), forbidden cells fixed
+        nb = 0
+        ui = -1
+        if not is_unique(o, work, lo, hi):
+            ui = missed_ua(o, lo, hi)
+            if ui < 0:  # an oracle that does not learn: the solver's other solution is in o[6]
+                ui = remember_other(o)
+        if ui < 0:
+            if all_clues_needed(o, work, lo, hi, ZERO, ZERO):
+                counts_by_c[size] += 1
+                if n_written < out.shape[0]:
+                    for c in range(N):
+                        out[n_written, c] = work[c]
+                    n_written += 1
+        elif size < max_clues:
+            # pick, among cached UAs disjoint from T, the one with fewest allowed cells
+            best = -1
+            best_k = N + 1
+            for i in range(ua_n[0]):
+                if (ua_lo[i] & lo) != ZERO or (ua_hi[i] & hi) != ZERO:
+                    continue
+                k = 0
+                for x in range(N):
+                    if has_cell(ua_lo[i], ua_hi[i], x) and not forbidden[x]:
+                        k += 1
+                if k < best_k:
+                    best_k = k
+                    best = i
+                    if k <= 1:
+                        break
+            if best >= 0 and best_k > 0:
+                for x in range(N):
+                    if has_cell(ua_lo[best], ua_hi[best], x) and not forbidden[x]:
+                        branch_cells[level, nb] = x
+                        nb += 1
+        n_branch[level] = nb
+        ptr[level] = 0
+        # ---- next node
+        while True:
+            if ptr[level] < n_branch[level]:
+                i = ptr[level]
+                if i > 0:  # leave the previous branch: its cell becomes forbidden
+                    x = branch_cells[level, i - 1]
+                    work[x] = 0
+                    lo, hi = remove_cell(lo, hi, x)
+                    forbidden[x] = 1
+                    size -= 1
+                x = branch_cells[level, i]
+                ptr[level] += 1
+                work[x] = grid[x]
+                lo, hi = add_cell(lo, hi, x)
+                size += 1
+                level += 1
+                break
+            # all branches done: undo the last one and the forbids of this level
+            if n_branch[level] > 0:
+                x = branch_cells[level, n_branch[level] - 1]
+                work[x] = 0
+                lo, hi = remove_cell(lo, hi, x)
+                size -= 1
+                for i in range(n_branch[level] - 1):
+                    forbidden[branch_cells[level, i]] = 0
+            if level == 0:
+                return n_written
+            level -= 1
