@@ -1,6 +1,8 @@
 import faulthandler
+import gc
 import os
 import tempfile
+import types
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -8,6 +10,7 @@ os.environ.setdefault("NUMBA_CACHE_DIR", "")  # numba's default: __pycache__ bes
 
 import numpy as np
 import pytest
+from pyqtgraph.util.garbage_collector import GarbageCollector
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
@@ -20,16 +23,25 @@ HARD_TIMEOUT = 360
 HUNG_TEST_DUMP = Path(tempfile.gettempdir()) / "sudokustudio-hung-test.txt"
 
 
+# Qt objects must die in the GUI thread (as the window ensures, ui/main_window.py): a run once
+# deadlocked when a background thread's automatic collection freed a widget tree of an earlier
+# test while the main thread deleted it.  Collection is off; it runs here, after each test.
+gc.disable()
+_THRESHOLDS = types.SimpleNamespace(threshold=gc.get_threshold(), debug=False)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
     """Arm the watchdog for the test's setup, call and teardown (xdist then reports the worker
-    crashed in that test; ``.ci/run`` prints the dump)."""
+    crashed in that test; ``.ci/run`` prints the dump); then collect garbage in this (the main)
+    thread by the usual generation thresholds (pyqtgraph's check, without its timer)."""
     with open(HUNG_TEST_DUMP, "a") as dump:
         faulthandler.dump_traceback_later(HARD_TIMEOUT, exit=True, file=dump)
         try:
             yield
         finally:
             faulthandler.cancel_dump_traceback_later()
+    GarbageCollector.check(_THRESHOLDS)
 
 
 @pytest.fixture(scope="session")

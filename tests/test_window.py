@@ -59,6 +59,44 @@ def test_closing_the_window_stops_every_run_and_saves_what_finished(qtbot, setti
     assert len(store.done_indices(view.run_id)) == view.run.batches_done
 
 
+def test_the_window_collects_garbage_in_the_gui_thread_only(qtbot, settings):
+    """Qt objects must die in the GUI thread: with automatic collection on, a worker thread's
+    allocations could free a widget cycle while the main thread deleted it (a deadlock seen
+    once).  The window turns it off and collects on its own timer, in the GUI thread."""
+    import gc
+    import threading
+    import weakref
+
+    gc.enable()   # as a fresh process has it (the test session keeps it off)
+    try:
+        win = MainWindow(settings=settings, warm_up=False)
+        qtbot.addWidget(win)
+        assert not gc.isenabled()
+
+        class Cycle:
+            pass
+
+        cycle = Cycle()
+        cycle.me = cycle
+        dead = weakref.ref(cycle)
+        del cycle
+        collected_in = []
+        kept = []
+
+        def allocate():   # a worker's allocations: past the thresholds, yet no collection here
+            kept.append([[] for _ in range(50_000)])   # kept: the count stays past the threshold
+            collected_in.append(dead() is None)
+
+        t = threading.Thread(target=allocate)
+        t.start()
+        t.join()
+        assert collected_in == [False]
+        qtbot.waitUntil(lambda: dead() is None, timeout=5000)   # the window's timer collects it
+        win.close()
+    finally:
+        gc.disable()
+
+
 def test_the_window_freezes_its_long_lived_objects_out_of_full_collections(qtbot, settings):
     """A full garbage collection walked every object of the window (~80 ms holding the GIL
     while a run went on): once built, the window moves them to the frozen generation."""

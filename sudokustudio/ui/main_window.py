@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QTabWidget, QWidget
+from pyqtgraph.util.garbage_collector import GarbageCollector
 
 from sudokustudio import __version__
 from sudokustudio.ui.tabs import TABS
@@ -81,6 +82,12 @@ class MainWindow(QMainWindow):
             # the cache check (hashing the kernel sources) after the window is built, not during
             self.compile_launcher.start()
         freeze_long_lived()
+        # Qt objects must die in the GUI thread, and Python's cycle collector runs in whichever
+        # thread allocates past its threshold: a test run deadlocked once when a worker thread's
+        # collection freed a widget tree the main thread was deleting (Shiboken waiting for the
+        # GIL, Qt for the object's mutex).  Automatic collection off; pyqtgraph's timer collects
+        # by the same generation thresholds, here, every second.
+        self.garbage_collector = GarbageCollector(interval=1.0)
         from sudokustudio.ui.kernels import bridge
 
         bridge().changed.connect(self._kernels_changed)   # a method: disconnected with the window
