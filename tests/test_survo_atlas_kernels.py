@@ -1,10 +1,11 @@
 """The atlas search's bit-set kernels against plain definitions: trade-free pairings by
 equal-sum subsets against a brute force over all pairings (and the depth-first search),
 the arrangement bit set tables, the radix sort of keys, a key buffer grown mid-vector, and the
-three-row trade test and the shuffle trade test against brute forces over all permutations within
+three-row and three-column trade tests and the shuffle trade test against brute forces over all permutations within
 the columns."""
 from __future__ import annotations
 
+import functools
 import itertools
 from math import factorial
 
@@ -14,8 +15,8 @@ import pytest
 from sudokustudio.survo.atlas.enumeration import atlas_vectors_kernel, sorted_keys
 from sudokustudio.survo.atlas.plan import cell_pair_masks, pairing_tables, row_sum_vectors, subset_pair_masks
 from sudokustudio.survo.atlas.result import record_width
-from sudokustudio.survo.atlas.trades import (PERM3, good_pairings, pairings_by_subsets, reach_words, shuffle_trade,
-                                             three_row_trade)
+from sudokustudio.survo.atlas.trades import (PERM3, good_pairings, mark_two_row_triples, pairings_by_subsets,
+                                             reach_words, shuffle_trade, three_col_trade, three_row_trade)
 from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 
 
@@ -102,35 +103,76 @@ def test_key_buffer_grown_mid_vector_gives_the_same_counts():
     assert c1[3] > 4   # the small buffer did overflow
 
 
+@functools.cache
+def _choices(n):
+    """Every choice of one of the six permutations per column (PERM3 ranks), all identities left out."""
+    return np.array(list(itertools.product(range(6), repeat=n)))[1:]
+
+
 def _three_row_trade_brute(T):
     """Some choice of permutations within the columns, not all identities, keeps rows 0 and 1's sums."""
     n = T.shape[1]
-    for choice in itertools.product(range(6), repeat=n):
-        if any(choice):
-            d0 = sum(int(T[PERM3[q, 0], j] - T[0, j]) for j, q in enumerate(choice))
-            d1 = sum(int(T[PERM3[q, 1], j] - T[1, j]) for j, q in enumerate(choice))
-            if d0 == 0 and d1 == 0:
-                return True
+    cols = np.arange(n)
+    d0 = np.array([[T[PERM3[q, 0], j] - T[0, j] for q in range(6)] for j in range(n)])
+    d1 = np.array([[T[PERM3[q, 1], j] - T[1, j] for q in range(6)] for j in range(n)])
+    ch = _choices(n)
+    return bool(np.any((d0[cols, ch].sum(axis=1) == 0) & (d1[cols, ch].sum(axis=1) == 0)))
+
+
+def _three_col_trade_brute(T):
+    """Rows 0, 1, 2 permuted within themselves among some three columns, not all left alone,
+    keeping those columns' sums."""
+    n = T.shape[1]
+    for cols in itertools.combinations(range(n), 3):
+        sub = T[:3, list(cols)]
+        for p in itertools.product(range(6), repeat=3):
+            if any(p):
+                moved = np.array([sub[i, PERM3[p[i]]] for i in range(3)])
+                if np.array_equal(moved.sum(axis=0), sub.sum(axis=0)):
+                    return True
     return False
 
 
-@pytest.mark.parametrize("n", [3, 4, 5])
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
 def test_three_row_trade_matches_brute_force(n):
+    """Both answers against the brute force: every "no trade" the kernel gives among up to 3,000
+    random tables (rare past 4 columns: the ones that matter, a wrong one would lose a puzzle's
+    table) and the first "trade" ones."""
     rng = np.random.default_rng(n)
     N = 4 * n
     _, _, trades = make_workspace(4, n)
     span = (N - 1) * (n - n // 2)
-    stamp = 0
-    seen_both = set()
-    for _ in range(60 if n < 5 else 25):
+    checked = {True: 0, False: 0}
+    for stamp in range(1, 3001):
         T = np.zeros((4, n), np.int64)
         T[:3] = rng.permutation(np.arange(1, N + 1))[:3 * n].reshape(3, n)
-        stamp += 1
         got = three_row_trade(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen, stamp, span)
+        if got and checked[True] >= (40 if n < 6 else 8):
+            continue
         assert got == _three_row_trade_brute(T)
-        seen_both.add(bool(got))
-    if n < 5:   # random 3x5 tables of 1..20 practically always have a trade
-        assert seen_both == {True, False}   # both answers were exercised
+        checked[bool(got)] += 1
+        if checked[False] >= 20 and checked[True] >= 40:
+            break
+    assert checked[True] > 0 and checked[False] > 0, checked   # both answers were exercised
+
+
+@pytest.mark.parametrize("n", [4, 5])
+def test_three_col_trade_matches_brute_force(n):
+    """The three-column test (rows 0, 1 marked once, row 2 looked up) against the brute force,
+    both answers."""
+    rng = np.random.default_rng(10 + n)
+    N = 4 * n
+    _, _, trades = make_workspace(4, n)
+    span2 = 2 * (N - 1)
+    answers = set()
+    for stamp in range(1, 81):
+        T = np.zeros((4, n), np.int64)
+        T[:3] = rng.permutation(np.arange(1, N + 1))[:3 * n].reshape(3, n)
+        mark_two_row_triples(T, n, trades.marks, stamp, span2, trades.opt)
+        got = three_col_trade(T, n, trades.marks, stamp, span2, trades.opt)
+        assert got == _three_col_trade_brute(T)
+        answers.add(bool(got))
+    assert answers == {True, False}
 
 
 def _shuffle_trade_brute(A):

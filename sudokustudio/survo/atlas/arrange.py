@@ -183,7 +183,8 @@ def _next_candidate(i, m, n, plan, rows, grid, trades, span, span2):
             # keeps them); for m = 3 the margin dedupe is cheaper than these checks
             for j in range(n):
                 T[2, j] = vals[2, perms[k, j]]
-            good = not (col_triple_cut(T, n, trades.marks, trades.stamps, span2, True) or   # marked by _place
+            # rows 0, 1 were marked by _place
+            good = not (col_triple_cut(T, n, trades.marks, trades.stamps, span2, True, trades.opt) or
                         row_triple_cut(T, n, trades.opt, trades.half_a, trades.half_b, trades.seen, trades.stamps,
                                        span))
         if good:
@@ -214,7 +215,7 @@ def _place(i, k, m, n, plan, rows, grid, trades, span2):
         _compose_pairings(k, placed_list[i, i2], placed_count[i, i2], compose_t, perms, plan.fact, n, composed[i, i2])
     if i == 1 and m > 3:
         trades.stamps[1] += 1
-        mark_two_row_triples(T, n, trades.marks, trades.stamps[1], span2)
+        mark_two_row_triples(T, n, trades.marks, trades.stamps[1], span2, trades.opt)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -471,7 +472,7 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                     probe += 1
                     stamps[5] += not marked
                     row_cut3 = row_triple_cut(T, n, opt, half_a, half_b, seen, stamps, span)
-                    col_cut3 = col_triple_cut(T, n, marks, stamps, span2, marked)
+                    col_cut3 = col_triple_cut(T, n, marks, stamps, span2, marked, opt)
                     marked = True
                     good = not (row_cut3 or col_cut3)
                     stamps[2] += 1
@@ -482,10 +483,10 @@ def arrange_rows_fast(m, n, vals, perms, compose_t, inverse, fact, cell_masks, r
                 elif row_first:
                     good = not row_triple_cut(T, n, opt, half_a, half_b, seen, stamps, span)
                     if good:
-                        good = not col_triple_cut(T, n, marks, stamps, span2, marked)
+                        good = not col_triple_cut(T, n, marks, stamps, span2, marked, opt)
                         marked = True
                 else:
-                    good = not col_triple_cut(T, n, marks, stamps, span2, marked)
+                    good = not col_triple_cut(T, n, marks, stamps, span2, marked, opt)
                     marked = True
                     if good:
                         good = not row_triple_cut(T, n, opt, half_a, half_b, seen, stamps, span)

@@ -40,25 +40,85 @@ def three_row_trade(T, n, opt, half_a, half_b, seen, stamp, span):
     that the three row sums stay the same, other than by doing nothing?
 
     Meet in the middle over the columns: the (Δrow0, Δrow1) of every choice of
-    permutations on the first n // 2 columns (the smaller half), but all
-    unchanged, are marked in ``seen`` (cells stamped ``stamp``, so nothing is
-    cleared), then the other half's are looked up, stopping at the first match:
-    most row-2 candidates of 4×5 have a trade, so storing the small half and
-    scanning the big one measured faster than the reverse.  A change is one
-    integer Δrow0·w + Δrow1 (w = 2·span + 1 > twice any |Δrow1|, so sums of
-    changes add as integers and a sum is 0 only when both parts are).  The
-    first half left unchanged is marked too (its change 0 elsewhere is a trade
-    within it, found while marking), so the scan skips only the other half
-    unchanged and needs no test of its own change (4×5: ~18 % off a batch).
+    permutations on the first n // 2 columns (the smaller half) are marked in
+    ``seen`` (cells stamped ``stamp``, so nothing is cleared), then the other
+    half's are looked up, stopping at the first match: most row-2 candidates
+    of 4×5 have a trade, so storing the small half and scanning the big one
+    measured faster than the reverse.  A change is one integer Δrow0·w + Δrow1
+    (w = 2·span + 1 > twice any |Δrow1|, so sums of changes add as integers
+    and a sum is 0 only when both parts are).  A zero change within the small
+    half (other than all unchanged) is a trade found while marking; the scan
+    skips only the big half all unchanged.  n = 4 and 5 (the atlas's sizes
+    with three-row tests) run as plain nested loops (``_trade_2_2``,
+    ``_trade_2_3``): 4×5 third rows measured 133 -> ~60 ns a test against the
+    general odometer (``_trade_any_n``).
     """
     w = 2 * span + 1
     for j in range(n):
-        for q in range(6):
-            opt[j, q] = (T[PERM3[q, 0], j] - T[0, j]) * w + T[PERM3[q, 1], j] - T[1, j]
-    h = n // 2
+        a = T[0, j]
+        b = T[1, j]
+        c = T[2, j]
+        # the column permuted by PERM3[q]: (Δrow0, Δrow1) packed
+        opt[j, 0] = 0
+        opt[j, 1] = c - b
+        opt[j, 2] = (b - a) * w + a - b
+        opt[j, 3] = (b - a) * w + c - b
+        opt[j, 4] = (c - a) * w + a - b
+        opt[j, 5] = (c - a) * w
     origin = span * w + span   # the cell of change 0
-    # the small half: its last column's options are added while marking, and a change 0 there
-    # (other than all unchanged) is a trade within it
+    if n == 5:
+        return _trade_2_3(opt, seen, stamp, origin)
+    if n == 4:
+        return _trade_2_2(opt, seen, stamp, origin)
+    return _trade_any_n(opt, n, half_a, half_b, seen, stamp, origin)
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _mark_2(opt, seen, stamp, origin):
+    """Mark the changes of columns 0, 1; True when one other than all unchanged is 0 (a trade)."""
+    for q0 in range(6):
+        for q1 in range(6):
+            change = opt[0, q0] + opt[1, q1]
+            if change == 0 and (q0 > 0 or q1 > 0):
+                return True
+            seen[origin + change] = stamp
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _trade_2_3(opt, seen, stamp, origin):
+    """``three_row_trade`` for 5 columns: 0, 1 marked, 2, 3, 4 looked up (fixed loops unroll)."""
+    if _mark_2(opt, seen, stamp, origin):
+        return True
+    for q2 in range(6):
+        e2 = origin - opt[2, q2]
+        for q3 in range(6):
+            e3 = e2 - opt[3, q3]
+            for q4 in range(6):
+                if seen[e3 - opt[4, q4]] == stamp and (q2 > 0 or q3 > 0 or q4 > 0):
+                    return True
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _trade_2_2(opt, seen, stamp, origin):
+    """``three_row_trade`` for 4 columns: 0, 1 marked, 2, 3 looked up."""
+    if _mark_2(opt, seen, stamp, origin):
+        return True
+    for q2 in range(6):
+        e2 = origin - opt[2, q2]
+        for q3 in range(6):
+            if seen[e2 - opt[3, q3]] == stamp and (q2 > 0 or q3 > 0):
+                return True
+    return False
+
+
+@njit(cache=True, nogil=True, _nrt=False)
+def _trade_any_n(opt, n, half_a, half_b, seen, stamp, origin):
+    """``three_row_trade`` for any n: each half's choices listed by ``expand_half``, the last
+    column of each added in the loop."""
+    h = n // 2
+    # the small half: its last column's options are added while marking
     na = expand_half(opt, 0, h - 1, half_a)
     for q in range(6):
         e = opt[h - 1, q]
@@ -78,47 +138,60 @@ def three_row_trade(T, n, opt, half_a, half_b, seen, stamp, span):
     return False
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _triple_options(T, i, a, b, c, w, out):
+    """out[p] = (Δcol a, Δcol b) packed as Δa·w + Δb when row i's entries in columns a, b, c are
+    permuted by PERM3[p] (the same six changes as ``three_row_trade``'s, on a row)."""
+    x = T[i, a]
+    y = T[i, b]
+    z = T[i, c]
+    out[0] = 0
+    out[1] = z - y
+    out[2] = (y - x) * w + x - y
+    out[3] = (y - x) * w + z - y
+    out[4] = (z - x) * w + x - y
+    out[5] = (z - x) * w
+
+
 @njit(cache=True, nogil=True, _nrt=False)
-def mark_two_row_triples(T, n, marks, stamp, span2):
+def mark_two_row_triples(T, n, marks, stamp, span2, opt):
     """Rows 0, 1 (placed), columns a < b < c (triple t): stamp in ``marks[t]``
     the (Δcol a, Δcol b) of every permutation of the entries within each of
-    the two rows among the three columns, other than doing nothing."""
+    the two rows among the three columns, other than doing nothing.  ``opt``
+    int64[2, 6] scratch (the rows' six changes, ``_triple_options``)."""
     w = 2 * span2 + 1
+    origin = span2 * w + span2
     t = 0
     for a in range(n):
         for b in range(a + 1, n):
             for c in range(b + 1, n):
-                for p0 in range(6):
-                    x0 = T[0, a], T[0, b], T[0, c]
-                    da0 = x0[PERM3[p0, 0]] - x0[0]
-                    db0 = x0[PERM3[p0, 1]] - x0[1]
+                _triple_options(T, 0, a, b, c, w, opt[0])
+                _triple_options(T, 1, a, b, c, w, opt[1])
+                for p1 in range(1, 6):   # row 0 left alone
+                    marks[t, origin + opt[1, p1]] = stamp
+                for p0 in range(1, 6):
+                    e0 = origin + opt[0, p0]
                     for p1 in range(6):
-                        if p0 == 0 and p1 == 0:
-                            continue
-                        x1 = T[1, a], T[1, b], T[1, c]
-                        da = da0 + x1[PERM3[p1, 0]] - x1[0]
-                        db = db0 + x1[PERM3[p1, 1]] - x1[1]
-                        marks[t, (da + span2) * w + db + span2] = stamp
+                        marks[t, e0 + opt[1, p1]] = stamp
                 t += 1
 
 
 @njit(cache=True, nogil=True, _nrt=False)
-def three_col_trade(T, n, marks, stamp, span2):
+def three_col_trade(T, n, marks, stamp, span2, opt):
     """Rows 0, 1, 2 (placed), columns a < b < c: can the entries be permuted
     within each row so that the three column sums stay the same (rows 3..
     untouched)?  Rows 0 and 1 were marked by ``mark_two_row_triples``; a
     row-2 permutation other than doing nothing never leaves both Δ at 0, so
     the unmarked 'all unchanged' is the only combination to leave out."""
     w = 2 * span2 + 1
+    origin = span2 * w + span2
     t = 0
     for a in range(n):
         for b in range(a + 1, n):
             for c in range(b + 1, n):
-                x2 = T[2, a], T[2, b], T[2, c]
+                _triple_options(T, 2, a, b, c, w, opt[0])
                 for p2 in range(6):
-                    da = x2[PERM3[p2, 0]] - x2[0]
-                    db = x2[PERM3[p2, 1]] - x2[1]
-                    if marks[t, (span2 - da) * w + span2 - db] == stamp:
+                    if marks[t, origin - opt[0, p2]] == stamp:
                         return True
                 t += 1
     return False
@@ -127,8 +200,9 @@ def three_col_trade(T, n, marks, stamp, span2):
 #: third-row candidates per partition (m >= 4) that run both triple tests, counted in ``stamps``
 #: (``arrange.arrange_rows_fast``)
 TRIPLE_PROBE = 8
-#: costs measured per call on 4×5 third rows (ns; three-row test, three-column test, marks of rows 0, 1)
-ROW_TEST_COST, COL_TEST_COST, MARKS_COST = 150.0, 40.0, 360.0
+#: costs measured per call on 4×5 third rows (ns; three-row test, three-column test, marks of rows 0, 1;
+#: 800,000 third rows of batches 345, 500, 778, 900, 2026-11-27: 150, 40, 360 before the nested loops)
+ROW_TEST_COST, COL_TEST_COST, MARKS_COST = 65.0, 45.0, 230.0
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -163,13 +237,13 @@ def row_triple_cut(T, n, opt, half_a, half_b, seen, stamps, span):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def col_triple_cut(T, n, marks, stamps, span2, marked):
+def col_triple_cut(T, n, marks, stamps, span2, marked, opt):
     """``three_col_trade`` on rows 0, 1, 2 of T, first marking rows 0, 1 (stamp ``stamps[1]``)
-    unless they are ``marked`` already."""
+    unless they are ``marked`` already; ``opt`` int64[>= 2, 6] scratch."""
     if not marked:
         stamps[1] += 1
-        mark_two_row_triples(T, n, marks, stamps[1], span2)
-    return three_col_trade(T, n, marks, stamps[1], span2)
+        mark_two_row_triples(T, n, marks, stamps[1], span2, opt)
+    return three_col_trade(T, n, marks, stamps[1], span2, opt)
 
 
 @njit(cache=True, nogil=True, _nrt=False)
