@@ -251,14 +251,16 @@ def _cut_column_trades(n, N, cand, forbid, realized, cell_masks, diff_start, dif
 def _cut_pays(n, nb, forbid, realized, cell_masks):
     """Should a row's ``nb`` candidates lose their column-pair trades as bit sets
     (``_cut_column_trades``, about one step per forbidden difference the row's elements have)
-    rather than be tested one by one (about one step each)?  Only where ``cell_masks`` exist."""
+    rather than be tested one by one (about two steps each: the bit sets pay from half as many
+    candidates as forbidden differences; 4×5 batches 778, 500, 900, 345, 100 measured 33.1 CPU-s
+    at one step each, 32.5 at two, 34.2 at four)?  Only where ``cell_masks`` exist."""
     if cell_masks.shape[0] <= 1:
         return False
     forbidden = 0
     for a in range(n):
         for b in range(a + 1, n):
             forbidden += popcount64(np.uint64(forbid[a * n + b] & realized))
-    return nb > forbidden
+    return 2 * nb > forbidden
 
 
 @njit(cache=True, nogil=True, inline="always")
