@@ -40,17 +40,17 @@ from sudokustudio.survo.atlas.workspace import make_plan, make_workspace
 
 
 #: a whole run's CPU per pop on the reference machine (2-core Xeon, where the README's figures
-#: were measured): a middle row's candidate, and a last row's.  Fitted (non-negative least squares
-#: on relative errors) to whole runs: 3×5 2.3, 4×4 41.9, 3×6 113 and 4×5 ~20,000 CPU-s (then a
-#: projection); the fit reads them as 0.56, 0.95, 1.18 and 1.07 of that (small sizes pay more fixed
-#: costs).  The whole 4×5 later measured 18,068 CPU-s, which the fit reads at 1.18: refit with 3×7.
-SECONDS_PER_MIDDLE_POP = 178e-9
-SECONDS_PER_LAST_POP = 42e-9
-#: how far the cost model (two prices per pop, scaled by ``machine_factor``) can be off: it read
-#: whole runs of 3×5 to 4×5 at 0.56-1.18 of their CPU on the reference machine and at 0.67-1.49
-#: on a faster one (2026-11-27: 3×5 0.67, 4×4 1.00, 3×6 1.17, 4×5 1.49; a fit on that machine's
-#: runs predicted each one left out at 0.58-1.96): cost predictions are shown as a range of this factor
-COST_MODEL_SPREAD = 1.5
+#: were measured): a middle row's candidate, and a last row's.  Refitted (non-negative least squares
+#: on relative errors) after the three-row test became twice as fast (2026-11-27: it was 178 and
+#: 42 ns), to whole runs on a faster machine with that machine's ``machine_factor`` (0.561): 3×5
+#: 1.3, 4×4 22.6, 3×6 74.4 and 4×5 7,424 CPU-s; the fit reads them at 0.62, 0.72, 1.21 and 1.16
+#: (small sizes pay more fixed costs).  Measure again when the enumeration changes.
+SECONDS_PER_MIDDLE_POP = 99.7e-9
+SECONDS_PER_LAST_POP = 53.4e-9
+#: how far the cost model (two prices per pop, scaled by ``machine_factor``) can be off: the fit
+#: above reads its own four runs at 0.62-1.21 of their CPU, and a fit without one of them predicts
+#: that one at 0.54-2.15: cost predictions are shown as a range of this factor
+COST_MODEL_SPREAD = 1.7
 #: ``machine_factor``'s search: 4×4 batches (of ``batch_plan(4, 4)``) and their CPU seconds on the
 #: reference machine
 REFERENCE_BATCHES = (352, 704)
