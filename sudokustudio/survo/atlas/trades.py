@@ -34,6 +34,19 @@ def expand_half(opt, j0, j1, out):
     return size
 
 
+@njit(cache=True, nogil=True, inline="always")
+def six_changes(x, y, z, w, out):
+    """out[q] = the changes (Δ at x's place, Δ at y's place), packed as Δx·w + Δy, when the
+    three entries x, y, z (of one column over three rows, or of one row over three columns)
+    are permuted by PERM3[q]: the six options of the three-row and three-column tests."""
+    out[0] = 0
+    out[1] = z - y
+    out[2] = (y - x) * w + x - y
+    out[3] = (y - x) * w + z - y
+    out[4] = (z - x) * w + x - y
+    out[5] = (z - x) * w
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def three_row_trade(T, n, opt, half_a, half_b, seen, stamp, span):
     """Rows 0, 1, 2 (placed): can the entries be permuted within each column so
@@ -56,17 +69,8 @@ def three_row_trade(T, n, opt, half_a, half_b, seen, stamp, span):
     ~100 ns (its loops no longer unroll).
     """
     w = 2 * span + 1
-    for j in range(n):
-        a = T[0, j]
-        b = T[1, j]
-        c = T[2, j]
-        # the column permuted by PERM3[q]: (Δrow0, Δrow1) packed
-        opt[j, 0] = 0
-        opt[j, 1] = c - b
-        opt[j, 2] = (b - a) * w + a - b
-        opt[j, 3] = (b - a) * w + c - b
-        opt[j, 4] = (c - a) * w + a - b
-        opt[j, 5] = (c - a) * w
+    for j in range(n):   # the column's entries permuted among rows 0, 1, 2: (Δrow0, Δrow1)
+        six_changes(T[0, j], T[1, j], T[2, j], w, opt[j])
     origin = span * w + span   # the cell of change 0
     if n == 5:
         return _trade_2_3(opt, seen, stamp, origin)
@@ -140,35 +144,20 @@ def _trade_any_n(opt, n, half_a, half_b, seen, stamp, origin):
     return False
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _triple_options(T, i, a, b, c, w, out):
-    """out[p] = (Δcol a, Δcol b) packed as Δa·w + Δb when row i's entries in columns a, b, c are
-    permuted by PERM3[p] (the same six changes as ``three_row_trade``'s, on a row)."""
-    x = T[i, a]
-    y = T[i, b]
-    z = T[i, c]
-    out[0] = 0
-    out[1] = z - y
-    out[2] = (y - x) * w + x - y
-    out[3] = (y - x) * w + z - y
-    out[4] = (z - x) * w + x - y
-    out[5] = (z - x) * w
-
-
 @njit(cache=True, nogil=True, _nrt=False)
 def mark_two_row_triples(T, n, marks, stamp, span2, opt):
     """Rows 0, 1 (placed), columns a < b < c (triple t): stamp in ``marks[t]``
     the (Δcol a, Δcol b) of every permutation of the entries within each of
     the two rows among the three columns, other than doing nothing.  ``opt``
-    int64[2, 6] scratch (the rows' six changes, ``_triple_options``)."""
+    int64[2, 6] scratch (the rows' six changes, ``six_changes``)."""
     w = 2 * span2 + 1
     origin = span2 * w + span2
     t = 0
     for a in range(n):
         for b in range(a + 1, n):
             for c in range(b + 1, n):
-                _triple_options(T, 0, a, b, c, w, opt[0])
-                _triple_options(T, 1, a, b, c, w, opt[1])
+                six_changes(T[0, a], T[0, b], T[0, c], w, opt[0])
+                six_changes(T[1, a], T[1, b], T[1, c], w, opt[1])
                 for p1 in range(1, 6):   # row 0 left alone
                     marks[t, origin + opt[1, p1]] = stamp
                 for p0 in range(1, 6):
@@ -191,7 +180,7 @@ def three_col_trade(T, n, marks, stamp, span2, opt):
     for a in range(n):
         for b in range(a + 1, n):
             for c in range(b + 1, n):
-                _triple_options(T, 2, a, b, c, w, opt[0])
+                six_changes(T[2, a], T[2, b], T[2, c], w, opt[0])
                 for p2 in range(6):
                     if marks[t, origin - opt[0, p2]] == stamp:
                         return True
