@@ -141,6 +141,7 @@ def main() -> int:
         else:
             atlas.start()
             pump(app, 7200, until=lambda: atlas.run_btn.isEnabled())
+        pump(app, 5000, until=lambda: not atlas.charts_pending)   # drawn one per turn of the event loop
         atlas.table.sortByColumn(4, Qt.DescendingOrder)
         atlas.table.selectRow(0)
         survo.views.setCurrentWidget(atlas)   # the tab's first puzzle may have switched to the board meanwhile

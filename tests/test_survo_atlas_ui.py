@@ -14,6 +14,7 @@ def _run(view, qtbot, size):
     with qtbot.waitSignal(view.runOver, timeout=120_000):
         view.start()
         assert not view.run_btn.isEnabled() and view.cancel_btn.isEnabled()
+    qtbot.waitUntil(lambda: not view.charts_pending)   # the last charts, one per turn of the event loop
 
 
 def test_run_shows_puzzles_and_double_click_plays(qtbot, settings):
@@ -88,6 +89,7 @@ def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
     write_atlas(path, res)
     assert view.open_file(str(path))   # read off the UI thread
     assert view.calls.wait_idle(30_000)
+    qtbot.waitUntil(lambda: not view.charts_pending)
     assert view.selected_size() == (2, 4) and view.model.rowCount() == 62
     assert not legend.items   # no seed bars beside a 2×4 atlas, no legend rows
 
@@ -150,7 +152,11 @@ def test_2x6_run_fills_partitions_size_tables_and_exports_csv(qtbot, settings, t
     view.size_box.setCurrentIndex(SIZES.index((2, 6)))
     # the prediction runs in the background when the view is seen
     qtbot.waitUntil(lambda: view.prediction.text().startswith("S(2,6): about"), timeout=120_000)
+    # no empty 0-1 axes before a run: each chart waits behind a line saying what it will show
+    assert not any(slot.revealed for slot in view.chart_slots.values())
+    assert "drawn as a run goes" in view.chart_slots[view.w_plot].hint.text()
     _run(view, qtbot, (2, 6))
+    assert all(slot.revealed for slot in view.chart_slots.values())
     assert view.model.rowCount() == 1146
     p = view.atlas.partition_progress()
     assert p.done.all() and int(p.puzzles.sum()) == 1146
@@ -159,6 +165,7 @@ def test_2x6_run_fills_partitions_size_tables_and_exports_csv(qtbot, settings, t
     assert len(view._done_bars.opts["x"]) == len(p.done) and view._done_bars.opts["height"].sum() == 1146
     computed, seed = view._hist_bars[view.swaps_bars]
     assert computed.opts["height"].sum() == 1146 and not seed.isVisible()   # no seed bars beside a 2×6 run
+    assert view._hist_bars[view.w_bars][0].opts["height"].sum() == 1146   # the W chart drawn to the end too
     assert not view.swaps_plot.getPlotItem().legend.items   # and no legend rows for them
     for plot, bars in ((view.part_plot, view._done_bars), (view.swaps_plot, computed)):   # every bar in view
         (x0, x1), (y0, y1) = plot.getPlotItem().getViewBox().viewRange()
@@ -280,3 +287,42 @@ def test_resume_carries_on_a_stored_run(qtbot, settings):
     assert "is complete" in view.atlas.stored_run_text(view.atlas.stored_run_info())
     view.shutdown()
 
+
+
+def test_a_running_refresh_draws_one_chart_a_tick(qtbot, settings, monkeypatch):
+    """A chart whose range moved paints its axes again (~9 ms): while a run goes, a refresh with a
+    new batch fills the tables and each next tick draws one chart; the final refresh draws them all."""
+    from types import SimpleNamespace
+
+    from sudokustudio.jobs.run import run_batches
+
+    job = SurvoAtlasJob(2, 5)
+    res = run_batches(job, 0, job.n_batches()).total
+    view = AtlasView(settings)
+    qtbot.addWidget(view)
+    view.atlas.select(2, 5)
+    view.job = job
+    snap = SimpleNamespace(batches=1, total=res, session_seconds=1.0, eta=None)
+    view.runner = SimpleNamespace(snapshot=lambda history=False: snap, live=True)
+    drawn = []
+    for name in ("_draw_swaps", "_draw_w", "_draw_partitions"):
+        monkeypatch.setattr(view, name, lambda name=name: drawn.append(name))
+    view._refresh()   # a new batch: the tables now, the charts in the next ticks
+    assert drawn == [] and view.size_swaps_table.rowCount() == len(res.swaps_hist())
+    view._refresh()
+    assert drawn == ["_draw_swaps"]
+    view._refresh()
+    view._refresh()
+    assert drawn == ["_draw_swaps", "_draw_w", "_draw_partitions"]
+    view._refresh()   # nothing new, nothing left
+    assert len(drawn) == 3
+    snap.batches = 2  # a new batch: the turn starts again
+    view._refresh()
+    view._refresh()
+    assert drawn[3:] == ["_draw_swaps"]
+    drawn.clear()
+    view._refresh(final=True)   # the last charts: one per turn of the event loop
+    assert drawn == [] and view.charts_pending
+    qtbot.waitUntil(lambda: not view.charts_pending)
+    assert drawn == ["_draw_swaps", "_draw_w", "_draw_partitions"]
+    view.runner = None

@@ -51,8 +51,10 @@ GROUPS: dict[str, KernelGroup] = {g.name: g for g in (
                 ("sudokustudio.sudoku.unavoidable.jobs:warm_up",), after=("solver",), kernels_hint=79),
     KernelGroup("rating", "W-rating",
                 ("sudokustudio.sudoku.rating:warm_up",), after=("solver",), kernels_hint=40),
+    # preloaded: loading them (~0.4 s, the GIL held up to ~40 ms at a time) when the Atlas view was
+    # first shown or run held up its first paint and the run's first second
     KernelGroup("survo-atlas", "Survo atlas",
-                ("sudokustudio.survo.atlas:warm_up",), after=("survo-solve",), kernels_hint=102),
+                ("sudokustudio.survo.atlas:warm_up",), after=("survo-solve",), kernels_hint=102, preload=True),
 )}
 
 

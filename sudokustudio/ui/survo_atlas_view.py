@@ -8,8 +8,9 @@ play it on the board.
 A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the sizes, the prediction,
 the run and the table rows; the view draws them on a timer (4 Hz), never per batch.  A long run
 is kept in the app's run store: after a crash or a closed window, Resume carries it on.
-(About 600 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
-of three charts and five tables; the data work is the model's, the bars ``widgets.live_bars``.)"""
+(About 650 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
+of three charts and five tables, the charts one per turn of the event loop so that no redraw
+holds the UI thread long; the data work is the model's, the bars ``widgets.live_bars``.)"""
 from __future__ import annotations
 
 from pathlib import Path
@@ -30,6 +31,7 @@ from sudokustudio.ui import style
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.survo_atlas_list import AtlasModel
+from sudokustudio.ui.widgets.chart_slot import ChartSlot
 from sudokustudio.ui.widgets.live_bars import LiveBars
 
 __all__ = ["SIZES", "AtlasModel", "AtlasView"]
@@ -64,11 +66,15 @@ class AtlasView(QWidget):
         self.result: A.AtlasResult | None = None
         self._shown_batches = -1
         self._plan_cancelled = False   # Cancel pressed while the plan of a new run was built
+        self._stale_charts: list = []  # charts a running refresh has still to draw (``_draw_stale_chart``)
         self.calls = BackgroundCalls(self, "Atlas")
         self._build()
         self.timer = QTimer(self)
         self.timer.setInterval(250)   # redraw at 4 Hz while running, never per batch (a redraw holds the GIL ~40 ms)
         self.timer.timeout.connect(self._refresh)
+        self.chart_timer = QTimer(self)   # the charts of a finished run or an opened file, one a turn
+        self.chart_timer.setInterval(20)
+        self.chart_timer.timeout.connect(self._drain_charts)
         self._show_seed_tables()
         self._size_changed()
 
@@ -99,9 +105,12 @@ class AtlasView(QWidget):
         self.swaps_plot = self._plot("Minimum swaps from the product setup", "swaps")
         self.w_plot = self._plot("Initial W of the product setup", "W")
         self.part_plot = self._plot("Puzzles per partition (grey: pending)", "partition (batch)")
-        tl.addWidget(self.swaps_plot, 1)
-        tl.addWidget(self.w_plot, 1)
-        tl.addWidget(self.part_plot, 1)
+        # each chart behind a line saying what it will show, until its first data is drawn
+        self.chart_slots = {plot: ChartSlot(plot, f"{plot.getPlotItem().titleLabel.text}: "
+                                                  f"drawn as a run goes or when an atlas is opened")
+                            for plot in (self.swaps_plot, self.w_plot, self.part_plot)}
+        for slot in self.chart_slots.values():
+            tl.addWidget(slot, 1)
         self._add_bars()
         split.addWidget(top)
 
@@ -233,6 +242,9 @@ class AtlasView(QWidget):
         w.setTitle(title, color="k", size="10pt")
         w.setLabel("bottom", xlabel)
         w.setLabel("left", "puzzles")
+        # a fixed width: fitted to its tick labels, the axis widened after its first paint and as the
+        # counts grew, and each widening laid out and painted the chart again (first show 92 -> 38 ms)
+        w.getAxis("left").setWidth(66)
         w.showGrid(x=False, y=True, alpha=0.3)
         w.addLegend(offset=(-10, 10))
         w.setMouseEnabled(x=False, y=False)
@@ -378,13 +390,17 @@ class AtlasView(QWidget):
             return
         snap = self.runner.snapshot(history=False)
         if snap.batches == self._shown_batches and not final:
+            self._draw_stale_chart()
             return
         self._shown_batches = snap.batches
         self.progress.setValue(snap.batches)
         complete = snap.batches == self.job.n_batches()
         self.set_result(snap.total, running=not final, elapsed=snap.session_seconds, complete=complete,
-                        left=snap.eta)
-        self._draw_partitions()
+                        left=snap.eta, charts=False)
+        if final:
+            self._draw_charts_in_turn()
+        else:
+            self._stale_charts = [self._draw_swaps, self._draw_w, self._draw_partitions]   # the next ticks
         if final and complete:
             check = self.atlas.prediction_check_text(snap.total)
             if check:
@@ -426,6 +442,29 @@ class AtlasView(QWidget):
         if self.atlas.prediction() is None:   # the size changed while predicting: predict the new one
             self._size_changed()
 
+    def _draw_stale_chart(self) -> None:
+        """While a run goes, one chart a tick, after the tick that filled the tables: a chart whose
+        range moved draws its axes again (~9 ms; a first draw ~20 ms), and the tables and three
+        charts in one tick held the UI thread 50-70 ms in a 3×6 run's first seconds, when every
+        refresh moves every range."""
+        if self._stale_charts:
+            self._stale_charts.pop(0)()
+
+    @property
+    def charts_pending(self) -> bool:
+        """Charts still to be drawn with the shown result (``_draw_stale_chart``)."""
+        return bool(self._stale_charts)
+
+    def _draw_charts_in_turn(self) -> None:
+        """Every chart, one per turn of the event loop (a finished run, an opened file)."""
+        self._stale_charts = [self._draw_swaps, self._draw_w, self._draw_partitions]
+        self.chart_timer.start()
+
+    def _drain_charts(self) -> None:
+        self._draw_stale_chart()
+        if not self._stale_charts:
+            self.chart_timer.stop()
+
     def _draw_partitions(self) -> None:
         p = self.atlas.partition_progress()
         x = np.arange(len(p.done))
@@ -434,11 +473,13 @@ class AtlasView(QWidget):
         LiveBars.set(self._pending_bars, x[pend], np.full(pend.sum(), 0.04 * top), 0.9)
         LiveBars.set(self._done_bars, x[p.done], p.puzzles[p.done], 0.9)
         self.part_bars.fit()
+        self.chart_slots[self.part_plot].reveal()
 
     # ---------------------------------------------------------------- display
     def set_result(self, result: A.AtlasResult, running: bool = False, elapsed: float | None = None,
-                   complete: bool = True, left: float | None = None) -> None:
-        """Show a (partial or complete) atlas; ``left``: the run's time left, while it runs."""
+                   complete: bool = True, left: float | None = None, charts: bool = True) -> None:
+        """Show a (partial or complete) atlas; ``left``: the run's time left, while it runs; ``charts``
+        False leaves the histograms to the caller (``_refresh`` draws them in turn)."""
         self.result = result
         self.model.set_result(result)
         if not running:
@@ -446,7 +487,9 @@ class AtlasView(QWidget):
             # the "#" column is fitted to the first rows only: make room for the largest number a sort brings up
             wide = self.table.fontMetrics().horizontalAdvance(f"{max(result.count, 1)}0")
             self.table.setColumnWidth(0, max(self.table.columnWidth(0), wide))
-        self._draw_histograms(result)
+        if charts:
+            self._draw_swaps()
+            self._draw_w()
         self._show_seed_tables(result if (result.m, result.n) == (4, 4) else None, complete)
         self._show_size_tables(result)
         progress = self.atlas.partition_progress() if running else None
@@ -465,23 +508,31 @@ class AtlasView(QWidget):
                 for j, text in enumerate(row):
                     self._cell(table, i, j, text)
 
-    def _draw_histograms(self, result: A.AtlasResult) -> None:
+    def _draw_swaps(self) -> None:
+        self._draw_histogram(self.swaps_bars, self.result.swaps_hist(), SEED_SWAPS_XY)
+
+    def _draw_w(self) -> None:
+        self._draw_histogram(self.w_bars, self.result.w_hist(), SEED_W_XY)
+
+    def _draw_histogram(self, bars: LiveBars, hist, seed_bins) -> None:
+        """One of the result's histograms (carried by the merges: no pass over a growing total's
+        records), beside seed 001's for 4×4."""
+        result = self.result
         seed = (result.m, result.n) == (4, 4)
-        # from the result's histograms (carried by the merges): no pass over a growing total's records
-        for bars, counts, seed_bins in ((self.swaps_bars, np.array(result.swaps_hist(), np.int64), SEED_SWAPS_XY),
-                                        (self.w_bars, np.array(result.w_hist(), np.int64), SEED_W_XY)):
-            computed, seed_item = self._hist_bars[bars]
-            width = computed.opts["width"]   # set once by _add_bars
-            bars.legend(seed)   # legend rows only while the seed bars stand beside the computed ones
-            shift = width / 2 if seed else 0.0
-            if seed and bars is self.w_bars and counts.sum():
-                # seed 001 lumps W = 0..4 in one bin: draw the computed ones the same way (at 2)
-                counts = np.concatenate([[0, 0, counts[:5].sum(), 0, 0], counts[5:]])
-            x = np.nonzero(counts)[0]
-            LiveBars.set(computed, x - shift, counts[x], width)
-            sx, sy = seed_bins
-            LiveBars.set(seed_item, np.array(sx) + shift if seed else np.zeros(0), np.asarray(sy), width)
-            bars.fit()
+        counts = np.array(hist, np.int64)
+        computed, seed_item = self._hist_bars[bars]
+        width = computed.opts["width"]   # set once by _add_bars
+        bars.legend(seed)   # legend rows only while the seed bars stand beside the computed ones
+        shift = width / 2 if seed else 0.0
+        if seed and bars is self.w_bars and counts.sum():
+            # seed 001 lumps W = 0..4 in one bin: draw the computed ones the same way (at 2)
+            counts = np.concatenate([[0, 0, counts[:5].sum(), 0, 0], counts[5:]])
+        x = np.nonzero(counts)[0]
+        LiveBars.set(computed, x - shift, counts[x], width)
+        sx, sy = seed_bins
+        LiveBars.set(seed_item, np.array(sx) + shift if seed else np.zeros(0), np.asarray(sy), width)
+        bars.fit()
+        self.chart_slots[bars.plot].reveal()
 
     def _show_seed_tables(self, result: A.AtlasResult | None = None, complete: bool = True) -> None:
         seed = self.atlas.seed_comparison(result, complete)
@@ -598,8 +649,8 @@ class AtlasView(QWidget):
         self.atlas.take_result(res, partitions)
         self.progress.setRange(0, len(partitions[0]))
         self.progress.setValue(len(partitions[0]))
-        self.set_result(res, complete=True)
-        self._draw_partitions()
+        self.set_result(res, complete=True, charts=False)
+        self._draw_charts_in_turn()
 
 
 SEED_SWAPS_XY = (list(range(10)), A.SEED_SWAPS_4x4)
