@@ -18,6 +18,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.bits import lowest_index64, popcount64
+from sudokustudio.survo.atlas.keys import add_key, append_key, insert_sorted, sorted_key_5
 from sudokustudio.survo.atlas.trades import (TRIPLE_PROBE, col_triple_cut, mark_two_row_triples, row_test_first,
                                              row_triple_cut)
 
@@ -57,7 +58,23 @@ def compose_rank(perms, fact, a, b, n):
 @njit(cache=True, nogil=True, inline="always")
 def _compose_pairings(k, pairs, count, compose_t, perms, fact, n, out):
     """out = the bit set of the arrangements ``pairs[:count]`` (a later row's trade-free pairings
-    with a row placed as arrangement k) composed with k: that row's candidates against it."""
+    with a row placed as arrangement k) composed with k: that row's candidates against it.
+
+    Up to two words (n <= 5) the bits are gathered in registers, without a branch, and stored
+    once: ORed into ``out`` they were loaded and stored at every step."""
+    if out.shape[0] <= 2 and compose_t.shape[0] > 1:
+        lo = np.int64(0)
+        hi = np.int64(0)
+        for t in range(count):
+            rank = compose_t[k, pairs[t]]
+            bit = np.int64(1) << (rank & 63)
+            word = rank >> 6   # 0 or 1
+            lo |= bit & (word - 1)
+            hi |= bit & -word
+        out[0] = lo
+        if out.shape[0] == 2:
+            out[1] = hi
+        return
     for w in range(out.shape[0]):
         out[w] = 0
     for t in range(count):
@@ -65,59 +82,29 @@ def _compose_pairings(k, pairs, count, compose_t, perms, fact, n, out):
         out[rank >> 6] |= np.int64(1) << (rank & 63)
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _append_key(m, n, cs_sorted, r_desc, bits, keys, nkeys):
-    """The table whose sorted column sums are ``cs_sorted``: append their encoding to ``keys``
-    while there is room (m = n keeps only the orientation of REFERENCES.md: r sorted
-    decreasingly lexicographically smaller); returns the new key count."""
-    if m == n:
-        for k in range(m):
-            a = r_desc[k]
-            b = cs_sorted[n - 1 - k]
-            if a != b:
-                if a > b:
-                    return nkeys
-                break
-    if nkeys < keys.shape[0]:
-        key = np.int64(0)
-        for k in range(n):
-            key = (key << bits) | cs_sorted[k]
-        keys[nkeys] = key
-    return nkeys + 1
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _insert_sorted(cs_sorted, j, s):
-    """Insertion sort step, no allocation: ``s`` into ``cs_sorted[:j + 1]``."""
-    k = j
-    while k > 0 and cs_sorted[k - 1] > s:
-        cs_sorted[k] = cs_sorted[k - 1]
-        k -= 1
-    cs_sorted[k] = s
-
-
 @njit(cache=True, nogil=True)
 def _record_leaf(m, n, plan, grid, keys, nkeys):
-    """A trade-free table (in ``grid.T``): append its key (``_append_key``); returns the new count."""
+    """A trade-free table (in ``grid.T``): append its key (``append_key``); returns the new count."""
     T = grid.T
     cs_sorted = grid.cs_sorted
     for j in range(n):
         s = 0
         for earlier in range(m):
             s += T[earlier, j]
-        _insert_sorted(cs_sorted, j, s)
-    return _append_key(m, n, cs_sorted, grid.r_desc, plan.bits, keys, nkeys)
+        insert_sorted(cs_sorted, j, s)
+    return append_key(m, n, cs_sorted, grid.r_desc, plan.bits, keys, nkeys)
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _differences_to_avoid(colsub, forbid, i, n, N):
     """Row i's forbidden differences per column pair (a, b), as bits of forbid[i, a·n + b]:
-    the differences col a − col b over every subset of the rows above (colsub), which
-    row i's own difference would cancel in a trade."""
+    the differences col a − col b over every nonempty subset of the rows above (colsub),
+    which row i's own difference would cancel in a trade (the empty subset's 0 is no
+    difference of two distinct entries)."""
     for a in range(n):
         for b in range(a + 1, n):
             f = np.int64(0)
-            for mask in range(1 << i):
+            for mask in range(1, 1 << i):
                 s = colsub[a * n + b, mask]
                 if -N < s < N:
                     f |= np.int64(1) << (N - 1 - s)
@@ -219,21 +206,32 @@ def _place(i, k, m, n, plan, rows, grid, trades, span2):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc):
-    """A trade-free table (column sums colbase + x): append its key (``_append_key``);
-    returns the new key count."""
-    for j in range(n):
-        _insert_sorted(cs_sorted, j, colbase[j] + x[j])
-    return _append_key(m, n, cs_sorted, sorted_r_desc, bits, keys, nkeys)
-
-
-@njit(cache=True, nogil=True, inline="always")
 def _cut_column_trades(n, N, cand, forbid, realized, cell_masks, diff_start, diff_pairs):
     """Remove from the bit set ``cand`` every arrangement of a row with a column-pair trade:
     for each column pair (a, b) and forbidden difference d (``forbid``) that two elements u, v
     of the row have (``realized``, ``_differences``), the arrangements putting u, v with
     x_u − x_v = d (``diff_pairs``, by d) in columns a, b (``cell_masks``)."""
     n_words = cand.shape[0]
+    if n_words <= 2:
+        # the cut gathered in registers and applied once (n <= 5): ANDed into ``cand`` at each
+        # step, it was loaded and stored at each step (``cand`` might alias ``cell_masks``)
+        cut0 = np.int64(0)
+        cut1 = np.int64(0)
+        last = n_words - 1
+        for a in range(n):
+            for b in range(a + 1, n):
+                f = forbid[a * n + b] & realized
+                while f != 0:
+                    low = f & -f
+                    f ^= low
+                    d = lowest_index64(np.uint64(low))
+                    for e in range(diff_start[d], diff_start[d + 1]):
+                        uv = diff_pairs[e]
+                        cut0 |= cell_masks[a * n + b, uv, 0]
+                        cut1 |= cell_masks[a * n + b, uv, last]
+        cand[0] &= ~cut0
+        cand[last] &= ~(cut1 if last else cut0)
+        return
     for a in range(n):
         for b in range(a + 1, n):
             f = forbid[a * n + b] & realized
@@ -298,11 +296,7 @@ def _last_row(m, n, vals, perms, cand, forbid, realized, cell_masks, diff_start,
             nb += popcount64(np.uint64(cand[w]))
     test_pairs = prev >= 0 and nb < n_pairs
     if prev >= 0 and not test_pairs:
-        for w in range(n_words):
-            paired[w] = 0
-        for t in range(n_pairs):
-            k = compose_t[prev, pairs[t]] if compose_t.shape[0] > 1 else compose_rank(perms, fact, pairs[t], prev, n)
-            paired[k >> 6] |= np.int64(1) << (k & 63)
+        _compose_pairings(prev, pairs, n_pairs, compose_t, perms, fact, n, paired)
         for w in range(n_words):
             cand[w] &= paired[w]
     for j in range(n):
@@ -334,7 +328,13 @@ def _last_row(m, n, vals, perms, cand, forbid, realized, cell_masks, diff_start,
             if good:
                 if nkeys < leaves.shape[0]:
                     leaves[nkeys] = leaf_prefix | (np.int64(k) << last_shift)
-                nkeys = _add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc)
+                if n == 5 and m != n:   # no orientation to keep (m = n): the key in registers
+                    if nkeys < keys.shape[0]:
+                        keys[nkeys] = sorted_key_5(colbase[0] + x[0], colbase[1] + x[1], colbase[2] + x[2],
+                                                   colbase[3] + x[3], colbase[4] + x[4], bits)
+                    nkeys += 1
+                else:
+                    nkeys = add_key(m, n, x, colbase, keys, nkeys, bits, cs_sorted, sorted_r_desc)
     return nkeys
 
 

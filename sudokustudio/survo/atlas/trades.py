@@ -276,14 +276,28 @@ def pairings_by_subsets(A, B, n, subset_masks, sums, head, nxt, bad, out):
         key = popcount64(np.uint64(S)) * width + sums[0, S]
         nxt[S] = head[key]
         head[key] = S
-    for w in range(n_words):
-        bad[w] = 0
-    for T in range(1, full + 1):
-        S = head[popcount64(np.uint64(T)) * width + sums[1, T]]
-        while S >= 0:
-            for w in range(n_words):
-                bad[w] |= subset_masks[S, T, w]
-            S = nxt[S]
+    if n_words <= 2:
+        # gathered in registers (n <= 5): ORed into ``bad`` it was loaded and stored at each step
+        bad0 = np.int64(0)
+        bad1 = np.int64(0)
+        last = n_words - 1
+        for T in range(1, full + 1):
+            S = head[popcount64(np.uint64(T)) * width + sums[1, T]]
+            while S >= 0:
+                bad0 |= subset_masks[S, T, 0]
+                bad1 |= subset_masks[S, T, last]
+                S = nxt[S]
+        bad[0] = bad0
+        bad[last] = bad1 if last else bad0
+    else:
+        for w in range(n_words):
+            bad[w] = 0
+        for T in range(1, full + 1):
+            S = head[popcount64(np.uint64(T)) * width + sums[1, T]]
+            while S >= 0:
+                for w in range(n_words):
+                    bad[w] |= subset_masks[S, T, w]
+                S = nxt[S]
     for S in range(1, full + 1):   # leave ``head`` all -1
         head[popcount64(np.uint64(S)) * width + sums[0, S]] = -1
     count = 0
