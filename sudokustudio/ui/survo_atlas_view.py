@@ -369,6 +369,7 @@ class AtlasView(QWidget):
             self.runner.stop()
             self.runner.run.wait(deadline)
         self.timer.stop()
+        self.chart_timer.stop()
         self.calls.drop()
         self.calls.wait_idle(int(deadline * 1000))
 
