@@ -210,7 +210,9 @@ def _cut_column_trades(n, N, cand, forbid, realized, cell_masks, diff_start, dif
     """Remove from the bit set ``cand`` every arrangement of a row with a column-pair trade:
     for each column pair (a, b) and forbidden difference d (``forbid``) that two elements u, v
     of the row have (``realized``, ``_differences``), the arrangements putting u, v with
-    x_u − x_v = d (``diff_pairs``, by d) in columns a, b (``cell_masks``)."""
+    x_u − x_v = d (``diff_pairs``, by d) in columns a, b (``cell_masks``).  The register path
+    (n <= 5) and the array path are two loop nests on purpose: one nest choosing inside its
+    innermost loop measured 0.3-0.9 % slower on 4×5 batches."""
     n_words = cand.shape[0]
     if n_words <= 2:
         # the cut gathered in registers and applied once (n <= 5): ANDed into ``cand`` at each
