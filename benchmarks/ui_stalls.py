@@ -3,8 +3,9 @@
     python3 benchmarks/ui_stalls.py [--seconds 5] [--kinds estimator-grids,generators,...] [--json]
                                     [--atlas-size 2x10] [--atlas-sort 2] [--to-end]
 
-Opens the real main window (offscreen), and for each job kind starts it the way
-a user does (through the tab), then for ``--seconds`` measures the UI thread
+Opens the real main window (offscreen), and for each job kind shows its tab for
+1.5 s (a user reading the form; the window loads the tab's kernels meanwhile),
+starts the job the way a user does (through the tab), then for ``--seconds`` measures the UI thread
 with a 10 ms QTimer: the longest gap between two ticks beyond the 10 ms
 (the longest stall) and the 99th percentile; then presses Stop and times how
 long the run takes to end (Stop -> finished) while still measuring stalls.
@@ -133,19 +134,32 @@ def _ua_grid():
     return solve(_puzzles("puzzles2_17_clue")[40000])
 
 
-def start_kind(win, kind: str, meter: StallMeter):
-    """Start one job kind through its tab; returns (runs to watch, a function that presses Stop)."""
+#: the tab a kind is started from (rating: the Tools menu's dialog)
+KIND_TABS = {"estimator": "EstimatorTab", "generators": "GeneratorsTab", "survo": "SurvoTab", "ua": "UATab"}
+
+
+def show_kind_tab(win, kind: str) -> None:
+    """The kind's tab, its form filled in (what a user does before pressing Start)."""
     from sudokustudio.sudoku import estimate as E
 
+    if kind == "rating":
+        win.rate_puzzles()
+        return
+    tab = _tab(win, KIND_TABS[kind.split("-")[0]])
+    if kind == "estimator-grids":
+        tab.what.setCurrentIndex(0)
+        tab.box.setCurrentIndex(E.BOX_SHAPES.index("3x3"))
+        tab.gmethod.setCurrentIndex(E.GRID_METHODS.index("rows"))
+    elif kind == "estimator-minimals":
+        tab.what.setCurrentIndex(1)
+        tab.mmethod.setCurrentIndex(E.MINIMAL_METHODS.index("subsets"))
+
+
+def start_kind(win, kind: str, meter: StallMeter):
+    """Start one job kind through its tab; returns (runs to watch, a function that presses Stop)."""
     if kind.startswith("estimator"):
+        show_kind_tab(win, kind)   # already shown and filled in when measure() calls this
         tab = _tab(win, "EstimatorTab")
-        if kind == "estimator-grids":
-            tab.what.setCurrentIndex(0)
-            tab.box.setCurrentIndex(E.BOX_SHAPES.index("3x3"))
-            tab.gmethod.setCurrentIndex(E.GRID_METHODS.index("rows"))
-        else:
-            tab.what.setCurrentIndex(1)
-            tab.mmethod.setCurrentIndex(E.MINIMAL_METHODS.index("subsets"))
         view = tab.start_run()
         return [view.run], tab.stop_run
     if kind == "generators":
@@ -266,7 +280,8 @@ def after_atlas_run(win, meter: StallMeter) -> dict:
 
 def measure(win, meter: StallMeter, kind: str, seconds: float, to_end: bool = False) -> dict:
     prepare(kind)
-    meter.pump(0.5)
+    show_kind_tab(win, kind)
+    meter.pump(1.5)   # a user looks at the tab before pressing Start (the window loads its kernels)
     meter.reset()
     t_start = time.perf_counter()
     runs, stop = start_kind(win, kind, meter)

@@ -33,3 +33,13 @@ def slow() -> None:
     import time
 
     time.sleep(60)
+
+
+#: threads that ran ``probe`` (the preload test: which thread loads a group, and how often)
+PROBE_THREADS: list[str] = []
+
+
+def probe() -> None:
+    import threading
+
+    PROBE_THREADS.append(threading.current_thread().name)

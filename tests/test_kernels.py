@@ -282,3 +282,60 @@ def test_compile_process_ends_with_the_app(tmp_path):
     finally:
         if parent.poll() is None:
             parent.kill()
+
+
+def test_requested_groups_preload_once_when_cached_off_the_caller(monkeypatch):
+    """A tab's groups load on a background thread: not before they are cached, once only, and
+    the readiness says they are loaded (the window freezes them out of the collector then)."""
+    import kernel_fixture
+    from sudokustudio.kernels.groups import KernelGroup
+    from sudokustudio.kernels.launcher import CompileLauncher
+
+    monkeypatch.setitem(GROUPS, "probe", KernelGroup("probe", "probe", ("kernel_fixture:probe",)))
+    kernel_fixture.PROBE_THREADS.clear()
+    r = KernelReadiness(["probe", "tiny"], ready=False)
+    CompileLauncher(r, groups=["tiny"], preload=True).request_preload(["probe"])   # not its group
+    launcher = CompileLauncher(r, groups=["probe", "tiny"], preload=True)
+    launcher.request_preload(["probe", "unknown"])
+    time.sleep(0.2)
+    assert kernel_fixture.PROBE_THREADS == [] and not r.state("probe").loaded   # not cached yet
+    r.mark_ready("probe", cached=True)
+    t0 = time.monotonic()
+    while not r.state("probe").loaded and time.monotonic() - t0 < 30:
+        time.sleep(0.01)
+    assert r.state("probe").loaded
+    launcher.request_preload(["probe"])
+    r.mark_ready("probe", cached=True)
+    time.sleep(0.2)
+    assert kernel_fixture.PROBE_THREADS == ["kernel-preload"]
+    # a launcher without preload (the CLI's) loads nothing
+    CompileLauncher(KernelReadiness(["probe"]), groups=["probe"]).request_preload(["probe"])
+    time.sleep(0.1)
+    assert kernel_fixture.PROBE_THREADS == ["kernel-preload"]
+
+
+def test_window_preloads_the_tab_that_stays_shown(qtbot, settings):
+    from sudokustudio.ui import main_window as M
+
+    win = M.MainWindow(settings=settings, warm_up=False,
+                       tab_names=["sudokustudio.ui.estimator_tab:EstimatorTab", "sudokustudio.ui.ua_tab:UATab",
+                                  "sudokustudio.ui.browser_tab:BrowserTab"])
+    qtbot.addWidget(win)
+    asked = []
+
+    class Launcher:
+        def request_preload(self, groups):
+            asked.append(tuple(groups))
+
+    win.compile_launcher = Launcher()
+    win.tabs.setCurrentIndex(1)
+    win.tabs.setCurrentIndex(0)          # flipping through: only the tab that stays counts
+    qtbot.wait(M.PRELOAD_AFTER_MS + 300)
+    assert asked == [("estimators",)]
+    win.tabs.setCurrentIndex(2)          # a tab without kernels asks for nothing
+    qtbot.wait(M.PRELOAD_AFTER_MS + 300)
+    win.tabs.setCurrentIndex(1)
+    qtbot.waitUntil(lambda: len(asked) == 2, timeout=3000)
+    assert asked[1] == ("ua",)
+    win.compile_launcher = None
+    win.close()

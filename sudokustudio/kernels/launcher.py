@@ -58,8 +58,9 @@ class CompileLauncher:
                  check_cache: bool = True, preload: bool = False):
         """``check_cache=False``: compile every group without looking at stamps (tests).
         ``preload``: initialise numba and load the kernels of the groups marked ``preload``
-        on a background thread of this process once they are cached, so the first action
-        does not load them on the UI thread (the window)."""
+        (and those asked for by ``request_preload``) on a background thread of this process
+        once they are cached, so the first action does not load them while the window is in
+        use (loading holds the GIL up to ~40 ms at a time)."""
         self.readiness = readiness
         self.groups = [g for g in (groups or readiness.groups()) if g in GROUPS]
         self.max_procs = max_procs or default_procs()
@@ -68,6 +69,7 @@ class CompileLauncher:
         self.fallback = fallback
         self.check_cache = check_cache
         self.preload = preload
+        self._preload_wanted: set[str] = {g for g in self.groups if GROUPS[g].preload} if preload else set()
         self._preloaded: set[str] = set()
         self._lock = threading.Lock()
         self._queue: list[str] = []
@@ -79,6 +81,8 @@ class CompileLauncher:
         self.events: list[dict] = []   # every report, for the log and benchmarks
         self.prepare_note = ""
         readiness.add_request_hook(self.prioritise)
+        if preload:
+            readiness.add_listener(self._maybe_preload)   # a wanted group preloads once it is ready
 
     # ------------------------------------------------------------- control
     def start(self) -> threading.Thread:
@@ -107,8 +111,7 @@ class CompileLauncher:
                 else:
                     todo.append(g)
             if self.preload:
-                self.readiness.add_listener(self._maybe_preload)
-                threading.Thread(target=self._preload, args=(None,), name="kernel-preload", daemon=True).start()
+                threading.Thread(target=self._set_up_numba, name="kernel-preload", daemon=True).start()
         except Exception as exc:  # no usable cache at all: compile here, in the background
             log.warning("kernel cache unusable: %s", exc)
             for g in self.groups:
@@ -257,19 +260,31 @@ class CompileLauncher:
                 self.readiness.update(group, state="ready")
 
     # ------------------------------------------------------------- preload
+    def request_preload(self, groups) -> None:
+        """Load ``groups``' kernels in the background now if they are cached, else once they
+        are (the window asks for a tab's groups when the tab is shown).  No-op without
+        ``preload``."""
+        if not self.preload:
+            return
+        with self._lock:
+            new = [g for g in groups if g in self.groups and g not in self._preload_wanted]
+            self._preload_wanted.update(new)
+        for g in new:
+            self._maybe_preload(g)
+
     def _maybe_preload(self, group) -> None:
-        if group in GROUPS and GROUPS[group].preload and group not in self._preloaded \
-                and self.readiness.state(group).state == "ready":
+        with self._lock:
+            wanted = group in self._preload_wanted and group not in self._preloaded
+        if wanted and self.readiness.state(group).state == "ready":
             threading.Thread(target=self._preload, args=(group,), name="kernel-preload", daemon=True).start()
 
-    def _preload(self, group: str | None) -> None:
-        """numba's one-time set-up (its typing and lowering registries, ~0.6 CPU-s on the
-        first kernel of a process) and the cached kernels of ``group``, off the UI thread."""
-        import importlib
+    def _set_up_numba(self) -> None:
+        """numba's one-time set-up in this process (importing it, ~1 s; its typing and lowering
+        registries, ~0.6 CPU-s on the first kernel) and the compile-event logger, off the UI
+        thread.  Idempotent."""
+        from sudokustudio.kernels.listener import install_compile_logger
 
         try:
-            from sudokustudio.kernels.listener import install_compile_logger
-
             install_compile_logger()   # imports numba: here, not on the UI thread at start
             from numba.core.compiler_lock import global_compiler_lock
             from numba.core.registry import cpu_target
@@ -278,16 +293,24 @@ class CompileLauncher:
             # kernel: refreshing without it raced with kernels loaded in other threads
             with global_compiler_lock:
                 cpu_target.target_context.refresh()
-            groups = [group] if group else [g for g in self.groups if GROUPS[g].preload
-                                             and self.readiness.state(g).state == "ready"]
-            for g in groups:
-                with self._lock:
-                    if g in self._preloaded:
-                        continue
-                    self._preloaded.add(g)
-                for name in GROUPS[g].warm:
-                    mod, _, fn = name.partition(":")
-                    getattr(importlib.import_module(mod), fn)()
+        except Exception:  # an optimisation only: the first kernel does it itself
+            log.exception("setting up numba failed")
+
+    def _preload(self, group: str) -> None:
+        """The cached kernels of ``group``, loaded off the UI thread (threads of several groups
+        load one at a time: numba's compiler lock)."""
+        import importlib
+
+        with self._lock:
+            if group in self._preloaded:
+                return
+            self._preloaded.add(group)
+        try:
+            self._set_up_numba()
+            for name in GROUPS[group].warm:
+                mod, _, fn = name.partition(":")
+                getattr(importlib.import_module(mod), fn)()
+            self.readiness.update(group, loaded=True)
         except Exception:  # an optimisation only: the action loads them itself
             log.exception("preloading kernels failed")
 

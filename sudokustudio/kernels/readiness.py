@@ -38,6 +38,7 @@ class GroupState:
     cached: bool = False             # ready because the cache already held it
     error: str = ""
     seconds: float | None = None     # the compile process's time for the group
+    loaded: bool = False             # its kernels are loaded in this process (preloaded)
 
     @property
     def fraction(self) -> float:

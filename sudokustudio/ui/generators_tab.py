@@ -68,6 +68,8 @@ class GeneratorsTab(QWidget):
     #: stored collection ids to show in the Collections tab (the window connects it)
     browseRequested = Signal(list)
     title = "Generators"
+    #: kernel groups the window loads in the background once the tab has been shown a moment
+    kernel_groups = ("generators",)
     file_filters = "Puzzle collections (*.txt *.sdm *.csv);;All files (*)"
 
     def __init__(self, settings=None, parent=None):

@@ -6,7 +6,7 @@ import importlib
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QTabWidget, QWidget
 from pyqtgraph.util.garbage_collector import GarbageCollector
@@ -30,6 +30,8 @@ def load_tab_classes(names: list[str] | None = None):
 #: seconds closing the window waits for runs and background work, all of it together; batches still
 #: running then are abandoned (daemon threads; their runs resume from the store next time)
 CLOSE_DEADLINE = 1.5
+#: a tab shown this long has its kernel groups loaded in the background (``kernel_groups``)
+PRELOAD_AFTER_MS = 500
 
 
 def freeze_long_lived() -> None:
@@ -78,9 +80,15 @@ class MainWindow(QMainWindow):
         idx = self.settings.value("main/tab", 0, int)
         if 0 <= idx < self.tabs.count():
             self.tabs.setCurrentIndex(idx)
+        # a tab's kernels load in the background once it has been shown for a moment (flipping
+        # through the tabs loads nothing), so its first run does not load them while it draws
+        self._preload_timer = QTimer(self, singleShot=True, interval=PRELOAD_AFTER_MS,
+                                     timeout=self._preload_current_tab)
+        self.tabs.currentChanged.connect(self._tab_shown)
         if self.compile_launcher is not None:
             # the cache check (hashing the kernel sources) after the window is built, not during
             self.compile_launcher.start()
+            self._preload_timer.start()
         freeze_long_lived()
         # Qt objects must die in the GUI thread, and Python's cycle collector runs in whichever
         # thread allocates past its threshold: a test run deadlocked once when a worker thread's
@@ -91,6 +99,14 @@ class MainWindow(QMainWindow):
         from sudokustudio.ui.kernels import bridge
 
         bridge().changed.connect(self._kernels_changed)   # a method: disconnected with the window
+
+    def _tab_shown(self, *_) -> None:
+        self._preload_timer.start()   # restarted: only the tab that stays is preloaded
+
+    def _preload_current_tab(self) -> None:
+        groups = getattr(self._current(), "kernel_groups", ())
+        if self.compile_launcher is not None and groups:
+            self.compile_launcher.request_preload(groups)
 
     def _kernels_changed(self, *_) -> None:
         freeze_long_lived()   # kernels loaded since the last freeze are long-lived too
@@ -170,6 +186,8 @@ class MainWindow(QMainWindow):
 
         if getattr(self, "rate_dialog", None) is None:
             self.rate_dialog = RateDialog(self.settings, self)
+        if self.compile_launcher is not None:
+            self.compile_launcher.request_preload(("rating",))   # while a file is chosen
         self.rate_dialog.show()
         self.rate_dialog.raise_()
 

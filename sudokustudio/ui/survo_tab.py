@@ -79,6 +79,8 @@ __all__ = ["NewPuzzleDialog", "SurvoTab"]
 # ------------------------------------------------------------- the tab
 class SurvoTab(QWidget):
     title = "Survo swap board"
+    #: kernel groups the window loads in the background once the tab has been shown a moment
+    kernel_groups = ("survo-generate",)   # solve and atlas are preloaded at start
     file_filters = "Survo matrix files (*.mat *.txt *.survo);;All files (*)"
 
     def __init__(self, settings=None, parent=None):

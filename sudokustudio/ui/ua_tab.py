@@ -30,6 +30,8 @@ def _mono(points: int = 9) -> QFont:
 
 class UATab(QWidget):
     title = "Unavoidable sets"
+    #: kernel groups the window loads in the background once the tab has been shown a moment
+    kernel_groups = ("ua",)
     file_filters = "Grids and puzzles (*.txt *.sdk *.sdm);;All files (*)"
 
     def __init__(self, settings=None, parent=None):
