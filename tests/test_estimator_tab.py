@@ -171,3 +171,34 @@ def test_a_run_killed_with_its_process_shows_interrupted_and_resumes(qtbot, sett
     tab._tick()
     assert "running" in _item(tab, rid).text() and "this session" in tab.status_label.text()
     tab.shutdown()
+
+
+def test_plots_draw_a_bounded_spread_of_each_series_ending_at_its_last_point(qtbot):
+    """A 600-point history is drawn as at most DRAWN_POINTS points spread along the axis (linear
+    for the estimate, log for the RE), keeping the first and the newest point."""
+    import numpy as np
+
+    from sudokustudio.ui.widgets.est_plots import DRAWN_POINTS, ConvergencePlot, RelErrPlot, drawn_points
+
+    t = np.cumsum(np.random.default_rng(1).uniform(0.5, 1.5, 600))
+    for log_x in (False, True):
+        idx = drawn_points(t, log_x=log_x)
+        assert idx[0] == 0 and idx[-1] == 599 and len(idx) <= DRAWN_POINTS + 2
+        assert np.all(np.diff(idx) > 0)
+        x = np.log10(t) if log_x else t
+        step = (x[-1] - x[0]) / (DRAWN_POINTS - 1)
+        # no hole wider than a step, but for the data's own widest gap in between
+        for a, b in zip(idx[:-1], idx[1:]):
+            assert x[b] - x[a] <= step + np.diff(x[a:b + 1]).max() + 1e-12
+    assert list(drawn_points(t[:50])) == list(range(50))               # short series: every point
+    conv, rel = ConvergencePlot(), RelErrPlot()
+    qtbot.addWidget(conv)
+    qtbot.addWidget(rel)
+    y, se = 1 + 0.01 / np.sqrt(t), 0.05 / np.sqrt(t)
+    conv.show_runs([("a", "#1f77b4", t, y, se)])
+    rel.show_runs([("a", "#1f77b4", t, se)], guide_from=(t[-1], se[-1]))
+    (upper, lower, band, line) = conv._series.items[("a", "#1f77b4")]
+    xs, ys = line.getData()
+    assert len(xs) <= DRAWN_POINTS + 2 and xs[-1] == t[-1] and ys[-1] == y[-1]
+    (rline,) = rel._series.items[("a", "#1f77b4")]
+    assert len(rline.getData()[0]) <= DRAWN_POINTS + 2

@@ -18,6 +18,23 @@ from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
 
 
+#: points drawn per series: a run's history holds up to 600, and a 600-point band painted in
+#: ~11 ms against ~4 ms for 150, with no difference a person can see at the plots' sizes
+DRAWN_POINTS = 160
+
+
+def drawn_points(t: np.ndarray, log_x: bool = False, most: int = DRAWN_POINTS) -> np.ndarray:
+    """Indices of at most ``most`` points of the increasing series ``t``, spread evenly along the
+    x axis (log10 t when ``log_x``), the first and last always among them."""
+    n = len(t)
+    if n <= most:
+        return np.arange(n)
+    x = np.log10(t) if log_x else np.asarray(t, float)
+    marks = np.linspace(x[0], x[-1], most)
+    idx = np.searchsorted(x, marks).clip(0, n - 1)
+    return np.unique(np.concatenate(([0], idx, [n - 1])))
+
+
 def _pen(colour, width=2, style=Qt.SolidLine):
     return pg.mkPen(colour, width=width, style=style)
 
@@ -108,6 +125,8 @@ class ConvergencePlot(pg.PlotWidget):
             if not ok.any():
                 continue
             t, y, se = t[ok], y[ok], se[ok]
+            shown = drawn_points(t)
+            t, y, se = t[shown], y[shown], se[shown]
             upper.setData(t, y + 2 * se)
             lower.setData(t, y - 2 * se)
             line.setData(t, y)
@@ -165,9 +184,11 @@ class RelErrPlot(pg.PlotWidget):
             ok = (t > 0) & np.isfinite(re) & (re > 0) if len(t) else np.zeros(0, bool)
             if ok.sum() < 1:
                 continue
-            line.setData(t[ok], re[ok])
-            tmin, tmax = min(tmin, t[ok].min()), max(tmax, t[ok].max())
-            re_min, re_max = min(re_min, re[ok].min()), max(re_max, re[ok].max())
+            t, re = t[ok], re[ok]
+            shown = drawn_points(t, log_x=True)
+            line.setData(t[shown], re[shown])
+            tmin, tmax = min(tmin, t.min()), max(tmax, t.max())
+            re_min, re_max = min(re_min, re.min()), max(re_max, re.max())
         self._series.keep_only(set(keys))
         if guide_from is not None and tmax > 0 and guide_from[0] > 0 and guide_from[1] > 0 \
                 and math.isfinite(guide_from[1]):
