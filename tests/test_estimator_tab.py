@@ -202,3 +202,22 @@ def test_plots_draw_a_bounded_spread_of_each_series_ending_at_its_last_point(qtb
     assert len(xs) <= DRAWN_POINTS + 2 and xs[-1] == t[-1] and ys[-1] == y[-1]
     (rline,) = rel._series.items[("a", "#1f77b4")]
     assert len(rline.getData()[0]) <= DRAWN_POINTS + 2
+
+
+def test_the_form_shows_its_labels_whole_in_both_modes(qtbot, settings):
+    """The longest method name (the particle filter's) once squeezed "Method" to "Metho"."""
+    from PySide6.QtWidgets import QLabel
+
+    tab = EstimatorTab(settings)
+    qtbot.addWidget(tab)
+    tab.resize(1280, 750)
+    tab.show()
+    qtbot.waitExposed(tab)
+    for mode in (0, 1):
+        tab.what.setCurrentIndex(mode)
+        qtbot.wait(50)
+        shown = [lab for lab in tab.findChildren(QLabel) if lab.isVisible() and lab.text() in
+                 ("Count", "Boxes", "Method", "s", "c", "Grids", "Seed", "Target RE")]
+        assert len(shown) >= 5
+        for lab in shown:
+            assert lab.width() >= lab.minimumSizeHint().width(), (mode, lab.text(), lab.width())

@@ -106,7 +106,7 @@ class EstimatorTab(QWidget):
     def _parameters(self) -> QGroupBox:
         est = QGroupBox("Estimator")
         form = QFormLayout(est)
-        self.what = QComboBox()
+        self.what = _combo()
         self.what.addItems(["Number of grids", "Minimal puzzles per grid"])
         self.what.setToolTip("What to count (seed 003: grids; seed 000/002: minimal puzzles)")
         self.what.currentIndexChanged.connect(self._mode_changed)
@@ -115,14 +115,14 @@ class EstimatorTab(QWidget):
         gp = QWidget()
         gf = QFormLayout(gp)
         gf.setContentsMargins(0, 0, 0, 0)
-        self.box = QComboBox()
+        self.box = _combo()
         for b in E.BOX_SHAPES:
             n = E.parse_box(b)[0] * E.parse_box(b)[1]
             self.box.addItem(f"{b} boxes ({n}×{n})", b)
         self.box.setCurrentIndex(E.BOX_SHAPES.index("3x3"))
         self.box.setToolTip("Box shape; the grid is (r·c)×(r·c)")
         gf.addRow("Boxes", self.box)
-        self.gmethod = QComboBox()
+        self.gmethod = _combo()
         for m in E.GRID_METHODS:
             self.gmethod.addItem(E.GRID_METHOD_LABELS[m], m)
         self.gmethod.setCurrentIndex(E.GRID_METHODS.index("rows"))
@@ -133,7 +133,7 @@ class EstimatorTab(QWidget):
         mp = QWidget()
         mf = QFormLayout(mp)
         mf.setContentsMargins(0, 0, 0, 0)
-        self.mmethod = QComboBox()
+        self.mmethod = _combo()
         for m in E.MINIMAL_METHODS:
             self.mmethod.addItem(m, m)
         self.mmethod.setCurrentIndex(1)
@@ -152,7 +152,7 @@ class EstimatorTab(QWidget):
         self.c_spin.setValue(25)
         self.c_spin.setToolTip("singletons: the clue count; supersets: the largest clue count enumerated")
         mf.addRow("c", self.c_spin)
-        self.source = QComboBox()
+        self.source = _combo()
         self.source.addItem("sequential sampler, weighted (unbiased)", "weighted")
         self.source.addItem("randomized solver (BIASED)", "random")
         self.source.setToolTip("Where the solution grids come from.  The randomized solver is not uniform "
@@ -523,6 +523,15 @@ class EstimatorTab(QWidget):
         self.timer.stop()
         self.calls.drop()
         self.model.shutdown(deadline)
+
+
+def _combo() -> QComboBox:
+    """A combo box sized by the panel, not by its longest item (the particle filter's label
+    squeezed the form's labels to "Metho"); the list that opens still shows whole items."""
+    combo = QComboBox()
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(12)
+    return combo
 
 
 def _kernel_gate():
