@@ -7,8 +7,9 @@ Runs the weighted-subsets kernel (sequential grids, one grid sample per call) fo
 clue count.  Prints the mean and its SE, each class's share of the variance (the
 delta-method influence of the ratio estimator, split by class), the 29-clue class's
 variance against what Poisson counts would give (its clustering factor k), and the
-classes the run barely sees (30, 31) modelled from the exact inclusion probabilities
-and the published counts (REFERENCES.md): Poisson (k = 1) and clustered like c = 29.
+rare classes 30 to 32 measured and modelled from the exact inclusion probabilities of
+the stratum counting them and the published counts (REFERENCES.md): Poisson (k = 1) and
+clustered like c = 29.  ``--tail-per-grid 0``: the sampler without its tail stratum.
 The README's Generators section quotes this benchmark.
 """
 from __future__ import annotations
@@ -25,12 +26,22 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 CLASSES = np.arange(17, 36)
-#: published minimal puzzles per grid (Berthier 2009, REFERENCES.md) and their total
-PUBLISHED = {28: 7.2063e14, 29: 1.6751e14, 30: 1.9277e13, 31: 1.1240e12}
+#: published minimal puzzles per grid (Berthier 2009, REFERENCES.md; c = 32 from seed 002 §3.1.5,
+#: 4.7465e10 +- 70.7%) and their total
+PUBLISHED = {28: 7.2063e14, 29: 1.6751e14, 30: 1.9277e13, 31: 1.1240e12, 32: 4.7465e10}
+RARE = (30, 31, 32)
 PUBLISHED_TOTAL = 4.6563e15
 
 
-def sample(seed: int, seconds: float, s: int, per_grid: int) -> tuple[np.ndarray, float]:
+def job_of(s: int, per_grid: int, tail: tuple[int, int, int]):
+    """The sampler with subsets of s, per_grid a grid, and the tail stratum (tail_s, tail_from,
+    tail_per_grid)."""
+    from sudokustudio.sudoku.generate.weighted import WeightedSubsetsJob
+
+    return WeightedSubsetsJob(s=s, per_grid=per_grid, tail_s=tail[0], tail_from=tail[1], tail_per_grid=tail[2])
+
+
+def sample(seed: int, seconds: float, s: int, per_grid: int, tail: tuple[int, int, int]) -> tuple[np.ndarray, float]:
     """Per-sample weights by clue count (samples x CLASSES) and the CPU seconds taken."""
     from sudokustudio.core.rng import seed_state
     from sudokustudio.sudoku.generate import weighted as W
@@ -40,45 +51,67 @@ def sample(seed: int, seconds: float, s: int, per_grid: int) -> tuple[np.ndarray
     pool = grid_pool(1, 2009, "solver")   # unused with sequential grids, but the kernel takes one
     _, peers, units = geometry(3, 3)
     rng = seed_state(np.uint64(seed))
-    inv = W.inclusion_weights(s)
+    strata, inv = job_of(s, per_grid, tail).strata()
     counts, whist, sums = np.zeros(82, np.int64), np.zeros(82), np.zeros(7)
+    class_sums = np.zeros((2, 82))
     buf = np.zeros((4096, 81), np.uint8)
     rows = []
     W.warm_up()
     t0 = time.process_time()
     while time.process_time() - t0 < seconds:
         before = whist.copy()
-        W.subsets_kernel(rng, pool, peers, units, s, 1, per_grid, inv, buf, np.zeros(4096), counts, whist,
-                         sums, True, np.empty_like(buf))
+        W.subsets_kernel(rng, pool, peers, units, strata, 1, inv, buf, np.zeros(4096), counts, whist,
+                         sums, class_sums, True, np.empty_like(buf))
         rows.append((whist - before)[CLASSES[0]:CLASSES[-1] + 1])
     return np.array(rows), time.process_time() - t0
 
 
-def report(R: np.ndarray, cpu: float, s: int, per_grid: int) -> None:
+def job_ms_per_sample(job, batches: int = 20) -> float:
+    """CPU ms a grid sample costs through the job (the kernel, plus isomorphs of the puzzles
+    written and the spread minimality check), one thread, sequential grids."""
+    from sudokustudio.sudoku.generate.weighted import WeightedSubsetsJob
+
+    job = WeightedSubsetsJob(**{**job.spec, "grid_source": "sequential", "per_batch": 100, "difficulty": []})
+    job.run_batch(0, 1)
+    t0 = time.process_time()
+    samples = sum(job.run_batch(b, 900 + b).tries for b in range(batches))
+    return 1000 * (time.process_time() - t0) / samples
+
+
+def report(R: np.ndarray, cpu: float, strata: np.ndarray, job_ms: float) -> None:
+    """Shares of the variance; SE² x CPU-s at the kernel's cost (the run's) and at the job's."""
     n = len(R)
     b = R.sum(1)
     mu = (R * CLASSES).sum() / b.sum()
     influence = (CLASSES - mu) * R / b.mean()     # z_i split by class
     V = influence.sum(1).var(ddof=1)
     print(f"{n:,} samples in {cpu:.0f} CPU-s ({1000 * cpu / n:.2f} ms a sample): mean {mu:.4f} ± "
-          f"{math.sqrt(V / n):.4f}; SE² x CPU-s {V / n * cpu:.3f}")
+          f"{math.sqrt(V / n):.4f}; SE² x CPU-s {V / n * cpu:.3f} (every class found)")
     for j, c in enumerate(CLASSES):
         v = influence[:, j].var(ddof=1)
         if v > 0:
             print(f"  c = {c}: {100 * v / V:6.2f}% of the variance, {np.count_nonzero(R[:, j]):,} samples with a find")
 
-    def inv(c):
-        return math.comb(81, s) / math.comb(81 - c, s - c)
-
     def poisson(c):
-        return (c - mu) ** 2 * PUBLISHED[c] / PUBLISHED_TOTAL * inv(c) / (per_grid * b.mean())
+        """Var of class c's influence if its finds were Poisson, from the stratum counting it."""
+        s, per_grid = next((r[0], r[1]) for r in strata if r[2] <= c < r[3])
+        inv = math.comb(81, s) / math.comb(81 - c, s - c)
+        return (c - mu) ** 2 * PUBLISHED[c] / PUBLISHED_TOTAL * inv / (per_grid * b.mean())
+
+    def measured(c):
+        return influence[:, c - CLASSES[0]].var(ddof=1)
 
     low = influence[:, CLASSES <= 29].sum(1).var(ddof=1)
-    k = influence[:, 29 - CLASSES[0]].var(ddof=1) / poisson(29)
+    k = measured(29) / poisson(29)
     print(f"classes up to 29: SE² x CPU-s {low / n * cpu:.3f}; the 29-clue class's variance is {k:.2f}x Poisson")
-    for kk, name in ((1.0, "Poisson"), (k, "clustered like c = 29")):
-        full = low + kk * (poisson(30) + poisson(31))
-        print(f"  with c = 30, 31 modelled ({name}): variance x{full / low:.2f}, SE² x CPU-s {full / n * cpu:.3f}")
+    for c in RARE:
+        print(f"  c = {c}: variance {measured(c):.1f} measured, {poisson(c):.1f} if Poisson")
+    job_cpu = job_ms * n / 1000
+    print(f"through the job: {job_ms:.2f} ms a sample; SE² x CPU-s {V / n * job_cpu:.3f} (every class found)")
+    for kk, name in ((1.0, "Poisson"), (max(k, 1.0), "clustered like c = 29")):
+        full = low + kk * sum(poisson(c) for c in RARE)
+        print(f"  with c = 30..32 modelled ({name}): variance x{full / low:.2f}, SE² x CPU-s "
+              f"{full / n * cpu:.3f} (kernel), {full / n * job_cpu:.3f} (job)")
 
 
 def main() -> int:
@@ -87,12 +120,23 @@ def main() -> int:
     ap.add_argument("--seeds", default="1,2", help="one process per seed")
     ap.add_argument("--s", type=int, default=32)
     ap.add_argument("--per-grid", type=int, default=4)
+    ap.add_argument("--tail-per-grid", type=int, default=None,
+                    help="tail subsets per grid (default: the sampler's; 0: no tail stratum)")
+    ap.add_argument("--tail-s", type=int, default=None, help="tail subset size (default: the sampler's)")
+    ap.add_argument("--tail-from", type=int, default=None, help="first clue count of the tail (default: the sampler's)")
     a = ap.parse_args()
     seeds = [int(x) for x in a.seeds.split(",")]
+    from sudokustudio.sudoku.generate import weighted as W
+
+    tail = (W.TAIL_SUBSET_SIZE if a.tail_s is None else a.tail_s, W.TAIL_FROM if a.tail_from is None else a.tail_from,
+            W.TAIL_PER_GRID if a.tail_per_grid is None else a.tail_per_grid)
+    print(f"s = {a.s}, {a.per_grid} a grid; tail stratum: " +
+          (f"c >= {tail[1]} in {tail[0]}-clue subsets, {tail[2]} a grid" if tail[2] else "none"))
     with ProcessPoolExecutor(len(seeds)) as ex:
         parts = list(ex.map(sample, seeds, [a.seconds] * len(seeds), [a.s] * len(seeds),
-                            [a.per_grid] * len(seeds)))
-    report(np.concatenate([r for r, _ in parts]), sum(t for _, t in parts), a.s, a.per_grid)
+                            [a.per_grid] * len(seeds), [tail] * len(seeds)))
+    job = job_of(a.s, a.per_grid, tail)
+    report(np.concatenate([r for r, _ in parts]), sum(t for _, t in parts), job.strata()[0], job_ms_per_sample(job))
     return 0
 
 

@@ -111,6 +111,16 @@ def a_batches(total, job):
     return total.tries // job.spec["per_batch"]
 
 
+def _stratum_weights(job, clues):
+    """1/Pr(inside a subset of the stratum counting that clue count) / its subsets per grid."""
+    from sudokustudio.sudoku.generate import inclusion_weights
+
+    sp = job.spec
+    tail = sp["tail_per_grid"] > 0 and clues >= sp["tail_from"]
+    main = inclusion_weights(sp["s"])[clues] / sp["per_grid"]
+    return np.where(tail, inclusion_weights(sp["tail_s"])[clues] / max(sp["tail_per_grid"], 1), main)
+
+
 def test_weighted_subsets_outputs_are_minimal_and_weighted():
     from sudokustudio.sudoku.generate import WeightedSubsetsJob, inclusion_weights
 
@@ -121,7 +131,7 @@ def test_weighted_subsets_outputs_are_minimal_and_weighted():
     _assert_minimal(a.puzzles)
     s = job.spec["s"]
     w = inclusion_weights(s)
-    assert np.allclose(a.weights, w[a.clues] / job.spec["per_grid"])   # pool grids weigh 1
+    assert np.allclose(a.weights, _stratum_weights(job, a.clues))   # pool grids weigh 1
     assert math.isclose(w[s], math.comb(81, s))
     assert math.isclose(w[s - 1], math.comb(81, s) / math.comb(82 - s, 1))
     assert w[s + 1] == 0
@@ -215,7 +225,7 @@ def test_controlled_bias_larger_sample():
 
 
 def test_weighted_subsets_with_sequential_grids():
-    from sudokustudio.sudoku.generate import WeightedSubsetsJob, inclusion_weights
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob
 
     job = WeightedSubsetsJob(per_batch=150, grid_source="sequential", difficulty=[])
     a = _run(job, 5, 2)
@@ -225,7 +235,7 @@ def test_weighted_subsets_with_sequential_grids():
         _assert_minimal(a.puzzles)
         # the grid's weight 1/(q * number of grids) is in how many subsets it got: a puzzle
         # weighs 1/Pr(inside a subset) / (subsets per grid of weight 1)
-        assert np.allclose(a.weights, inclusion_weights(job.spec["s"])[a.clues] / job.spec["per_grid"])
+        assert np.allclose(a.weights, _stratum_weights(job, a.clues))
     with pytest.raises(ValueError, match="grid source"):
         WeightedSubsetsJob(grid_source="solver")
 
@@ -295,3 +305,69 @@ def test_generator_jobs_share_their_totals():
         assert total.count == 5 and total.tries == 12 and job.units(total) == 5
     weighted = WeightedSubsetsJob()
     assert weighted.method == "weighted-subsets" and weighted.units(weighted.merge(a, b)) == 12
+
+
+def test_weighted_subsets_tail_stratum_counts_its_classes_and_stays_unbiased():
+    """The strata split the clue classes: with the main stratum's 30-clue subsets taking c <= 26
+    and the tail's 32-clue ones c >= 27 (so both carry about half the mass), the weighted mean
+    still agrees with the real 26.577, every puzzle comes from its class's stratum with that
+    stratum's weight, and a wrong tail weight would move the mean by far more than allowed."""
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob
+
+    job = WeightedSubsetsJob(per_batch=200, pool_size=64, difficulty=[], s=30, tail_s=32, tail_from=27,
+                             tail_per_grid=4)
+    total = _run(job, 17, 10)
+    d = job.describe(total)
+    _within(d["weighted_mean"], 26.577, d["weighted_mean_se"])
+    assert d["weighted_mean_se"] < 0.15        # 4 SE is well under the shift a wrong weight gives
+    found = total.extra["found"]
+    assert found[22:27].sum() > 0 and found[27:30].sum() > 0      # both strata found puzzles
+    assert np.allclose(total.weights, _stratum_weights(job, total.clues))
+    # the main stratum's weights for the tail's classes are 6-24x the tail's (30- against
+    # 32-clue subsets): the tail's finds weighed as the main's would lift the mean by over 1
+    main_w, tail_w = job.strata()[1][0][27:30], job.strata()[1][1][27:30]
+    assert np.all(main_w / tail_w > 5)
+
+
+def test_weighted_subsets_runs_stored_before_the_tail_resume_without_it():
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob
+
+    old_spec = {k: v for k, v in WeightedSubsetsJob(per_batch=30, pool_size=8, difficulty=[]).spec.items()
+                if not k.startswith("tail_")}
+    old = WeightedSubsetsJob.from_spec(old_spec)
+    assert old.spec["tail_per_grid"] == 0 and len(old.strata()[0]) == 1
+    assert tuple(old.strata()[0][0]) == (32, 4, 0, 82)
+    a = old.run_batch(0, 5)
+    b = WeightedSubsetsJob(per_batch=30, pool_size=8, difficulty=[], tail_per_grid=0).run_batch(0, 5)
+    assert np.array_equal(a.puzzles, b.puzzles) and np.array_equal(a.extra["whist"], b.extra["whist"])
+    new = WeightedSubsetsJob(per_batch=30, pool_size=8, difficulty=[])
+    assert [tuple(r) for r in new.strata()[0]] == [(32, 4, 0, 30), (33, 8, 30, 82)]
+
+
+def test_weighted_subsets_bad_tail_options_are_named():
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob
+
+    with pytest.raises(ValueError, match="tail subsets per grid"):
+        WeightedSubsetsJob(tail_per_grid=-1)
+    with pytest.raises(ValueError, match="tail stratum"):
+        WeightedSubsetsJob(tail_s=33, tail_from=34)
+    WeightedSubsetsJob(tail_s=33, tail_from=34, tail_per_grid=0)   # no stratum: its sizes do not matter
+
+
+def test_weighted_subsets_distribution_agrees_with_seed_002_class_by_class():
+    """Every clue count found (20..31) has its weighted share within 4 combined SE of seed 002's
+    real distribution (Berthier's counts), with sequential (unbiased) grids; the unweighted
+    shares of the same puzzles, which favour few clues, are far off: the check can fail."""
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob
+    from sudokustudio.sudoku.generate.weighted import SEED002_SHARES, distribution_check
+
+    job = WeightedSubsetsJob(per_batch=200, grid_source="sequential", difficulty=[])
+    total = _run(job, 23, 10)
+    d = job.describe(total)
+    z = distribution_check(d)
+    assert set(range(21, 29)) <= set(z), sorted(z)
+    assert all(abs(v) < 4 for v in z.values()), {c: round(v, 2) for c, v in z.items()}
+    n = sum(d["found_hist"].values())
+    raw = {c: k / n for c, k in d["found_hist"].items()}
+    off = [c for c in z if abs(raw[c] - SEED002_SHARES[c][0]) > 4 * d["weighted_hist_se"][c] + 0.01]
+    assert len(off) >= 4

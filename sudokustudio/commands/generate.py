@@ -34,6 +34,10 @@ def register(sub) -> None:
                    help="controlled-bias: clues deleted before the first uniqueness test (default 46)")
     p.add_argument("--subset-size", type=limits.whole(17, 40), default=None,
                    help="weighted-subsets: subset size s, 17..40 (default 32, weighted.DEFAULT_SUBSET_SIZE)")
+    p.add_argument("--tail-per-grid", type=limits.whole(0, 1000), default=None,
+                   help="weighted-subsets: subsets per grid of the tail stratum, which counts the minimals "
+                        "of 30 clues or more in 33-clue subsets (default 8; 0: none, every class from the "
+                        "s-subsets as before)")
     p.add_argument("--difficulty", metavar="NAMES", default=None,
                    help="comma-separated difficulty metrics per puzzle (guesses, brt, W; default: guesses,brt "
                         "for top-down/bottom-up, all for the slow generators; 'none' for none)")
@@ -99,7 +103,8 @@ def _run_one(args, bands, mask=None):
 
     job, n_batches = build_job(args.method, args.n, grid_source=args.grid_source, blind=args.blind,
                                subset_size=args.subset_size, difficulty=parse_metrics(args.difficulty),
-                               bands=bands, mask=mask, symmetry=args.symmetry, max_grids=args.max_grids)
+                               bands=bands, mask=mask, symmetry=args.symmetry, max_grids=args.max_grids,
+                               tail_per_grid=args.tail_per_grid)
     open_ended = n_batches is None or args.method in ("pattern", "symmetry")
     job.warm_up()
     t0 = work_started()
@@ -168,6 +173,11 @@ def _print_text(d: dict) -> None:
     if d["method"] == "weighted-subsets":
         print(f"  subset samples: {d.get('samples', 0)}, minimal puzzles found: {d.get('found', 0)} "
               f"(kept: {d['count']}); weighted mean ± {d.get('weighted_mean_se', float('nan')):.3f}")
+        z = d.get("seed002_z") or {}
+        if z:
+            worst = max(z, key=lambda c: abs(z[c]))
+            print(f"  clue shares against seed 002's real distribution: c = {min(z)}..{max(z)}, largest "
+                  f"|z| {abs(z[worst]):.2f} at c = {worst}")
     elif d.get("tries_per_puzzle"):
         print(f"  grids per puzzle: {d['tries_per_puzzle']:.0f}")
     if "pattern" in d:

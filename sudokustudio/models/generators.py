@@ -40,13 +40,14 @@ METRIC_TITLES = {"guesses": "solver guesses", "brt": "BRT (singles solve)", "W":
 
 
 def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None,
-              bands=None, mask=None, symmetry=None, max_grids=None):
+              bands=None, mask=None, symmetry=None, max_grids=None, tail_per_grid=None):
     """(job, number of batches or None when the run stops at n puzzles) for a generator by name.
 
     ``bands``: target difficulty (``generate.bands``; texts like "W:3-5" or [name, lo, hi]); with
     bands the fixed-length generators run until n puzzles are kept.  ``mask`` (pattern) and
     ``symmetry`` (symmetry): see ``generate.pattern``; ``max_grids`` caps the grids they try
-    (the run then stops with fewer than n puzzles)."""
+    (the run then stops with fewer than n puzzles); ``tail_per_grid``: the weighted sampler's
+    tail subsets per grid (None: its default; 0: no tail stratum)."""
     from sudokustudio.sudoku.generate import GeneratorJob
     from sudokustudio.sudoku.generate.bands import check_bands
 
@@ -62,8 +63,9 @@ def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=No
         from sudokustudio.sudoku.generate import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
 
         per = -(-n // -(-n // 100))      # <= 100 samples per batch (a batch under a second), as even as possible
+        tail = {} if tail_per_grid is None else {"tail_per_grid": tail_per_grid}
         return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
-                                  grid_source=grid_source or "pool", bands=bands), -(-n // per)
+                                  grid_source=grid_source or "pool", bands=bands, **tail), -(-n // per)
     if method not in METHODS:
         raise ValueError(f"unknown generator {method!r}; choose one of {', '.join(ALL_METHODS)}")
     if grid_source == "sequential":

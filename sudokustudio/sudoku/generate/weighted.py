@@ -14,6 +14,11 @@ The weighted mean clue count is a ratio estimator sum(a)/sum(b) over samples
 the per-sample sums (delta method), not from the puzzles, which are
 correlated within a sample.
 
+Two strata by clue count: the classes from TAIL_FROM clues up are counted in
+larger subsets searched only down to TAIL_FROM clues (``minimals_in_subset``'s
+floor), where they turn up an order of magnitude more often for little cost;
+the two strata's classes do not overlap, so their weighted sums add up.
+
 Grid sources: "pool" (isomorphs of a pool of solver grids; grid weight 1,
 biased like every finite pool) or "sequential" (the estimator's sequential
 sampler ``estimate.samplers.sequential_grid_kernel``, weight 1/q(grid):
@@ -30,7 +35,7 @@ from numba import njit
 from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
 from sudokustudio.sudoku.difficulty import check_metrics, puzzle_difficulty
 from sudokustudio.sudoku.estimate.grids import GRID_COUNTS
-from sudokustudio.sudoku.estimate.minimals import probes_for_weight
+from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS, probes_for_weight
 from sudokustudio.sudoku.estimate.samplers import sequential_grid_kernel
 from sudokustudio.sudoku.generate.bands import check_bands, filter_result
 from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult, merge_results
@@ -49,6 +54,17 @@ N_GRIDS = float(GRID_COUNTS["3x3"])
 DEFAULT_SUBSET_SIZE = 32
 #: subsets per grid of weight 1 (measured on 9x9, s = 32: see the README's Generators section)
 DEFAULT_PER_GRID = 4
+#: the tail stratum: the minimals of TAIL_FROM clues or more are counted only in subsets of
+#: TAIL_SUBSET_SIZE cells, TAIL_PER_GRID of them per grid of weight 1.  In 32-clue subsets a
+#: 30-clue minimal turns up about once in 1.4 million probes; a 33-clue subset holds it 11x
+#: as often (31 clues: 16x, 32: 33x) and, searched only down to 30 clues, costs ~0.1 ms.
+#: Without the stratum the 30- to 32-clue classes, almost never seen, would carry most of the
+#: long-run variance of the mean clue count (benchmarks/weighted_classes.py).
+TAIL_SUBSET_SIZE = 33
+TAIL_FROM = 30
+TAIL_PER_GRID = 8
+#: puzzles of a batch checked for minimality by the solver (``verify``), spread over the batch
+VERIFIED_PER_BATCH = 256
 WEIGHTED_SOURCES = {
     "pool": "random isomorphs of a pool of solver grids (grid weight 1; biased: a finite pool)",
     "sequential": "the estimator's sequential grid sampler with weight 1/q(grid): unbiased over all grids",
@@ -64,23 +80,31 @@ def inclusion_weights(s: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
-def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out, out_w, counts, whist, sums,
-                   sequential, buf):
+def subsets_kernel(rng, pool, peers, units, strata, n_samples, inv_pr, out, out_w, counts, whist, sums,
+                   class_sums, sequential, buf):
     """``n_samples`` grid samples from the pool (or, with ``sequential``, weighted
-    sequential grids), each with per_grid * (grid weight) subsets on average
-    (rounded at random; ``estimate.minimals.probes_for_weight``), a found
-    c-clue minimal weighing inv_pr[c] / per_grid: the grid's weight is in how
-    many subsets it gets, not in a factor that would multiply the variance by
-    E[w^2] (1.6 for these grids).  Writes found puzzles (as random isomorphs)
-    and their weights to out/out_w (up to its size), adds every minimal found
-    to ``counts`` (int64[82]) and per-sample ratio sums [n, Sa, Sb, Saa, Sbb,
-    Sab, Sq] (q = sum c^2 w) to ``sums``.  Returns the number written.
-    ``peers``/``units``: ``tables.geometry(3, 3)``; ``buf``: uint8[len(out), 81] scratch
-    for one subset's minimals (the caller's, not 330 KB zeroed per one-sample call)."""
+    sequential grids), each probed by the subset strata: row i of ``strata`` is
+    (s, per_grid, lo, hi): per_grid * (grid weight) subsets of s cells on average
+    (rounded at random; ``estimate.minimals.probes_for_weight``), counting the
+    minimals of lo <= c < hi clues inside them (the search stops at lo), a find
+    weighing inv_pr[i, c] / per_grid: the grid's weight is in how many subsets it
+    gets, not in a factor that would multiply the variance by E[w^2] (1.6 for these
+    grids).  The strata's clue ranges do not overlap, so their sums estimate
+    disjoint classes and add up.  Writes found puzzles (as random isomorphs) and
+    their weights to out/out_w (up to its size), adds every minimal counted to
+    ``counts`` (int64[82]) and per-sample ratio sums [n, Sa, Sb, Saa, Sbb, Sab, Sq]
+    (q = sum c^2 w) to ``sums``, and per clue count c the per-sample sums [W_c^2, W_c * b]
+    (W_c: the sample's weight of class c, b: of all) to ``class_sums`` (float[2, 82]: the
+    standard errors of the class shares).  Returns the number written.  ``peers``/``units``:
+    ``tables.geometry(3, 3)``; ``buf``: uint8[len(out), 81] scratch for one subset's
+    minimals (the caller's, not 330 KB zeroed per one-sample call)."""
     grid = np.zeros(81, dtype=np.uint8)
     order = np.arange(81, dtype=np.int64)
     mask = np.zeros(81, dtype=np.uint8)
     local = np.zeros(82, dtype=np.int64)
+    n_strata = strata.shape[0]
+    probes = np.zeros(n_strata, dtype=np.int64)
+    sample_w = np.zeros(82)
     written = 0
     for _ in range(n_samples):
         grid_w = 1.0
@@ -91,39 +115,48 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out,
                 continue
         else:
             grid[:] = pool[rand_below(rng, pool.shape[0])]
-        k = probes_for_weight(rng, per_grid, grid_w)
-        if k == 0:                  # no subset for this grid: a sample worth 0, no oracle
+        any_probe = False
+        for i in range(n_strata):
+            probes[i] = probes_for_weight(rng, strata[i, 1], grid_w) if strata[i, 1] > 0 else 0
+            any_probe = any_probe or probes[i] > 0
+        if not any_probe:           # no subset for this grid: a sample worth 0, no oracle
             sums[0] += 1
             continue
         a = 0.0
         b = 0.0
         q = 0.0
+        sample_w[:] = 0.0
         o = new_oracle(grid, peers, units)
-        for _p in range(k):
-            shuffle_inplace(rng, order)
-            mask[:] = 0
-            for j in range(s):
-                mask[order[j]] = 1
-            local[:] = 0
-            n = minimals_in_subset(o, mask, buf, local, np.int64(0))   # every size
-            for c in range(82):
-                if local[c]:
-                    counts[c] += local[c]
-                    w = local[c] * inv_pr[c] / per_grid
-                    whist[c] += w
-                    a += c * w
-                    b += w
-                    q += c * c * w
-            for i in range(n):
-                if written >= out.shape[0]:
-                    break
-                random_isomorph_kernel(buf[i], rng, out[written])
-                cl = 0
-                for cell in range(81):
-                    if buf[i, cell]:
-                        cl += 1
-                out_w[written] = inv_pr[cl] / per_grid
-                written += 1
+        for i in range(n_strata):
+            s, per_grid, lo, hi = strata[i, 0], strata[i, 1], strata[i, 2], strata[i, 3]
+            for _p in range(probes[i]):
+                shuffle_inplace(rng, order)
+                mask[:] = 0
+                for j in range(s):
+                    mask[order[j]] = 1
+                local[:] = 0
+                n = minimals_in_subset(o, mask, buf, local, lo)
+                for c in range(lo, hi):
+                    if local[c]:
+                        counts[c] += local[c]
+                        w = local[c] * inv_pr[i, c] / per_grid
+                        whist[c] += w
+                        sample_w[c] += w
+                        a += c * w
+                        b += w
+                        q += c * c * w
+                for m in range(n):
+                    if written >= out.shape[0]:
+                        break
+                    cl = 0
+                    for cell in range(81):
+                        if buf[m, cell]:
+                            cl += 1
+                    if cl < lo or cl >= hi:     # another stratum's class
+                        continue
+                    random_isomorph_kernel(buf[m], rng, out[written])
+                    out_w[written] = inv_pr[i, cl] / per_grid
+                    written += 1
         sums[0] += 1
         sums[1] += a
         sums[2] += b
@@ -131,6 +164,10 @@ def subsets_kernel(rng, pool, peers, units, s, n_samples, per_grid, inv_pr, out,
         sums[4] += b * b
         sums[5] += a * b
         sums[6] += q
+        for c in range(82):
+            if sample_w[c] != 0.0:
+                class_sums[0, c] += sample_w[c] * sample_w[c]
+                class_sums[1, c] += sample_w[c] * b
     return written
 
 
@@ -139,7 +176,9 @@ class WeightedSubsetsJob(GeneratorBatchJob):
 
     Spec: s (subset size, default DEFAULT_SUBSET_SIZE), per_batch (grid samples per batch),
     per_grid (subsets per grid of weight 1), pool_size, pool_seed, max_per_sample (puzzles
-    kept per grid sample; all are counted).
+    kept per grid sample; all are counted), and the tail stratum: the minimals of tail_from
+    clues or more come from tail_per_grid subsets of tail_s cells per grid (0: no stratum,
+    the s-subsets count every class, as runs stored before it did).
     """
 
     kind = "generate-weighted"
@@ -148,18 +187,39 @@ class WeightedSubsetsJob(GeneratorBatchJob):
 
     def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int = 400, pool_size: int = 256,
                  pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True,
-                 grid_source: str = "pool", difficulty=None, bands=None, per_grid: int = DEFAULT_PER_GRID):
+                 grid_source: str = "pool", difficulty=None, bands=None, per_grid: int = DEFAULT_PER_GRID,
+                 tail_s: int = TAIL_SUBSET_SIZE, tail_from: int = TAIL_FROM, tail_per_grid: int = TAIL_PER_GRID):
         if not 17 <= s <= 40:
             raise ValueError("subset size s must be in 17..40")
         if per_batch < 1 or pool_size < 1 or max_per_sample < 1 or per_grid < 1:
             raise ValueError("per_batch, pool_size, max_per_sample and per_grid must be at least 1")
+        if not 0 <= tail_per_grid <= 1000:
+            raise ValueError(f"tail subsets per grid: 0 (no tail stratum) to 1000, got {tail_per_grid}")
+        if tail_per_grid and not (17 <= tail_from <= tail_s <= 40):
+            raise ValueError(f"tail stratum: need 17 <= first clue count {tail_from} <= its subset size "
+                             f"{tail_s} <= 40")
         if grid_source not in WEIGHTED_SOURCES:
             raise ValueError(f"unknown grid source {grid_source!r} for the weighted sampler "
                              f"({', '.join(WEIGHTED_SOURCES)})")
         difficulty = check_metrics(difficulty)
         super().__init__(s=int(s), per_batch=int(per_batch), pool_size=int(pool_size), pool_seed=int(pool_seed),
                          max_per_sample=int(max_per_sample), verify=bool(verify), grid_source=grid_source,
-                         difficulty=difficulty, bands=check_bands(bands), per_grid=int(per_grid))
+                         difficulty=difficulty, bands=check_bands(bands), per_grid=int(per_grid),
+                         tail_s=int(tail_s), tail_from=int(tail_from), tail_per_grid=int(tail_per_grid))
+
+    @classmethod
+    def from_spec(cls, spec: dict) -> "WeightedSubsetsJob":
+        # a run stored before the tail stratum had none: it resumes as it began
+        return cls(**{"tail_per_grid": 0, **spec})
+
+    def strata(self) -> tuple[np.ndarray, np.ndarray]:
+        """(strata rows (s, per_grid, lo, hi) for ``subsets_kernel``, inv_pr per stratum)."""
+        sp = self.spec
+        rows = [(sp["s"], sp["per_grid"], 0, 82)]
+        if sp["tail_per_grid"]:
+            rows = [(sp["s"], sp["per_grid"], 0, sp["tail_from"]),
+                    (sp["tail_s"], sp["tail_per_grid"], sp["tail_from"], 82)]
+        return np.array(rows, dtype=np.int64), np.array([inclusion_weights(r[0]) for r in rows])
 
     method = "weighted-subsets"
 
@@ -169,18 +229,19 @@ class WeightedSubsetsJob(GeneratorBatchJob):
         pool = grid_pool(sp["pool_size"], sp["pool_seed"], "solver")
         _, peers, units = geometry(3, 3)
         rng = seed_state(np.uint64(seed))
-        inv_pr = inclusion_weights(sp["s"])
+        strata, inv_pr = self.strata()
         counts = np.zeros(82, dtype=np.int64)
         whist = np.zeros(82)
         sums = np.zeros(7)
+        class_sums = np.zeros((2, 82))
         # one sample per call so that every minimal found is kept (the cap is per sample)
         buf = np.zeros((sp["max_per_sample"], 81), dtype=np.uint8)
         buf_w = np.zeros(sp["max_per_sample"])
         scratch = np.empty_like(buf)
         parts, wparts = [], []
         for _ in range(sp["per_batch"]):
-            k = subsets_kernel(rng, pool, peers, units, sp["s"], 1, sp["per_grid"], inv_pr, buf, buf_w,
-                               counts, whist, sums, sp["grid_source"] == "sequential", scratch)
+            k = subsets_kernel(rng, pool, peers, units, strata, 1, inv_pr, buf, buf_w,
+                               counts, whist, sums, class_sums, sp["grid_source"] == "sequential", scratch)
             if k:
                 parts.append(buf[:k].copy())
                 wparts.append(buf_w[:k].copy())
@@ -188,12 +249,16 @@ class WeightedSubsetsJob(GeneratorBatchJob):
         out_w = np.concatenate(wparts) if wparts else np.zeros(0)
         n = out.shape[0]
         if sp["verify"] and n:
-            bad = first_not_minimal(out)
+            # a spread sample: the enumeration is exact (tests: brute force, the full DFS), and
+            # checking every puzzle (~70 a sample) took ~3/4 of the sampler's time
+            step = -(-n // VERIFIED_PER_BATCH)
+            bad = first_not_minimal(out[::step])
             if bad >= 0:
-                raise RuntimeError(f"weighted-subsets produced a non-minimal puzzle: batch {batch_index}, puzzle {bad}")
+                raise RuntimeError(f"weighted-subsets produced a non-minimal puzzle: batch {batch_index}, "
+                                   f"puzzle {bad * step}")
         res = GenResult(out, out_w, puzzle_difficulty(out, sp["difficulty"]), int(sp["per_batch"]), 0,
                         time.perf_counter() - t0)
-        res.extra = {"found": counts, "whist": whist, "ratio_sums": sums}
+        res.extra = {"found": counts, "whist": whist, "ratio_sums": sums, "class_sums": class_sums}
         # the weighted statistics come from ``extra`` (every minimal found); a band only thins the kept ones
         return filter_result(res, sp.get("bands"))
 
@@ -203,7 +268,8 @@ class WeightedSubsetsJob(GeneratorBatchJob):
         if ea is None or eb is None:
             out.extra = ea if eb is None else eb
         else:
-            out.extra = {k: ea[k] + eb[k] for k in ("found", "whist", "ratio_sums")}
+            out.extra = {k: ea[k] + eb[k] for k in ("found", "whist", "ratio_sums", "class_sums")
+                         if k in ea and k in eb}   # results stored before class_sums have none
         return out
 
     def empty(self) -> GenResult:
@@ -217,6 +283,7 @@ class WeightedSubsetsJob(GeneratorBatchJob):
     def describe(self, total: GenResult) -> dict:
         d = super().describe(total)
         d.update(weighted_stats(total))
+        d["seed002_z"] = distribution_check(d)
         d["corrected_mean"] = d["weighted_mean"]
         d["corrected_sd"] = d["weighted_sd"]
         return d
@@ -249,9 +316,34 @@ def weighted_stats(res: GenResult) -> dict:
     var_res = (saa - 2 * r * sab + r * r * sbb) / n if n > 1 else float("nan")
     se = math.sqrt(max(var_res, 0.0) / (n - 1)) / mb if n > 1 and mb > 0 else float("nan")
     hist_w = {int(k): float(w[k] / W) for k in np.nonzero(counts)[0]}
-    return {"weighted_mean": mean, "weighted_sd": math.sqrt(var), "weighted_skew": skew, "weighted_kurt": kurt,
-            "weighted_mean_se": se, "found": int(counts.sum()), "samples": int(n),
-            "found_hist": {int(k): int(counts[k]) for k in np.nonzero(counts)[0]}, "weighted_hist": hist_w}
+    out = {"weighted_mean": mean, "weighted_sd": math.sqrt(var), "weighted_skew": skew, "weighted_kurt": kurt,
+           "weighted_mean_se": se, "found": int(counts.sum()), "samples": int(n),
+           "found_hist": {int(k): int(counts[k]) for k in np.nonzero(counts)[0]}, "weighted_hist": hist_w}
+    if "class_sums" in extra and n > 1 and mb > 0:
+        # the share of class c is a ratio sum(W_c) / sum(b) over samples too (delta method)
+        sq, cross = extra["class_sums"]
+        out["weighted_hist_se"] = {
+            c: math.sqrt(max(sq[c] - 2 * share * cross[c] + share * share * sbb, 0.0) / n / (n - 1)) / mb
+            for c, share in hist_w.items()}
+    return out
+
+
+#: seed 002's real distribution of the clue count of minimal puzzles: Berthier's per-grid counts
+#: (REFERENCES.md) as shares of their total, with their relative errors
+SEED002_SHARES = {c: (v / PUBLISHED_TOTALS["berthier"][0], re) for c, (v, re) in PUBLISHED_MINIMALS["berthier"].items()}
+
+
+def distribution_check(stats: dict, lo: int = 20, hi: int = 31) -> dict[int, float]:
+    """z-scores of the weighted share of each clue count lo..hi against seed 002's, with both
+    standard errors (a class not found reads share 0 with the SE its expected finds would give
+    none; it is left out)."""
+    shares, ses = stats.get("weighted_hist", {}), stats.get("weighted_hist_se", {})
+    out = {}
+    for c in range(lo, hi + 1):
+        if c in shares and c in ses and c in SEED002_SHARES:
+            ref, ref_re = SEED002_SHARES[c]
+            out[c] = (shares[c] - ref) / math.hypot(ses[c], ref * ref_re)
+    return out
 
 
 def warm_up() -> None:
