@@ -1,5 +1,6 @@
 """The Generators tab's model without Qt: jobs by name, stop rules, rows, imports with
 progress, statistics and the table."""
+import re
 import time
 
 import numpy as np
@@ -70,3 +71,16 @@ def test_imports_report_progress_and_the_generator_of_our_own_csv(tmp_path, shar
     assert model.guess_generator(tmp_path / "out.csv") == "controlled-bias"
     assert model.guess_generator(tmp_path / "cb.txt") == "unknown"
     assert "W-rating" in model.metric_note("W")
+
+
+def test_the_weighted_sampler_s_clue_shares_are_compared_with_seed_002(tmp_path):
+    from sudokustudio.models.generators import SHARES_ROW
+
+    model = GeneratorsModel(CollectionStore(tmp_path / "c.sqlite3"), lambda: EXECUTOR)
+    s = model.start("weighted-subsets", 400, seed=6)
+    _wait(lambda: s.run.finished)
+    rows, cols, cells, kinds = model.table()
+    cell = cells[rows.index(SHARES_ROW)][cols.index("weighted-subsets")]
+    z, c = re.fullmatch(r"(\d+\.\d\d) \(c = (\d+)\)", cell).groups()
+    assert float(z) < 4 and 20 <= int(c) <= 31
+    assert cells[rows.index(SHARES_ROW)][cols.index("seed 002 real")] == ""

@@ -376,8 +376,10 @@ class GeneratorsModel:
             d = describe_result(method, res)
             if s.method == "weighted-subsets" and getattr(res, "extra", None):
                 from sudokustudio.sudoku.generate import weighted_stats
+                from sudokustudio.sudoku.generate.weighted import distribution_check
 
                 d.update(weighted_stats(res))
+                d["seed002_z"] = distribution_check(d)
                 d["corrected_mean"], d["corrected_sd"] = d["weighted_mean"], d["weighted_sd"]
             elif s.method == "weighted-subsets":  # imported with weights
                 m = Moments.of(res.clues, res.weights)
@@ -457,7 +459,8 @@ class GeneratorsModel:
                 if k not in metric_names:
                     metric_names.append(k)
         rows = ["puzzles", "rate (/s)", "mean clues", "  standard error", "sd", "skewness", "excess kurtosis",
-                "corrected/weighted mean", "  standard error ", "corrected/weighted sd", "grids per puzzle"]
+                "corrected/weighted mean", "  standard error ", "corrected/weighted sd", SHARES_ROW,
+                "grids per puzzle"]
         rows += [f"mean {METRIC_TITLES.get(k, k)}" for k in metric_names]
         cols, kinds, cells = [], [], [[] for _ in rows]
         for s in live:
@@ -473,6 +476,7 @@ class GeneratorsModel:
                     _f(d["kurt"], 3), _f(d.get("corrected_mean"), 3) if corr else "",
                     ("±" + _f(cse, 3)) if corr and cse is not None else "",
                     _f(d.get("corrected_sd"), 3) if corr else "",
+                    _largest_z(d.get("seed002_z")),
                     f"{d['tries_per_puzzle']:,.0f}" if s.method == "controlled-bias" and d.get("tries_per_puzzle")
                     else ""]
             for k in metric_names:
@@ -496,6 +500,18 @@ class GeneratorsModel:
             cols.append(name)
             kinds.append("published")
         return rows, cols, cells, kinds
+
+
+#: the table's row of the weighted sampler's clue shares against seed 002's real distribution
+SHARES_ROW = "shares vs seed 002 real (max |z|)"
+
+
+def _largest_z(z: dict | None) -> str:
+    """'1.17 (c = 21)': the clue count whose share is furthest from seed 002's, in combined SEs."""
+    if not z:
+        return ""
+    c = max(z, key=lambda k: abs(z[k]))
+    return f"{abs(z[c]):.2f} (c = {c})"
 
 
 def _f(v, digits: int) -> str:
