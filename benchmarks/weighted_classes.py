@@ -87,10 +87,18 @@ def report(R: np.ndarray, cpu: float, strata: np.ndarray, job_ms: float) -> None
     V = influence.sum(1).var(ddof=1)
     print(f"{n:,} samples in {cpu:.0f} CPU-s ({1000 * cpu / n:.2f} ms a sample): mean {mu:.4f} ± "
           f"{math.sqrt(V / n):.4f}; SE² x CPU-s {V / n * cpu:.3f} (every class found)")
+    from sudokustudio.sudoku.generate.weighted import SEED002_SHARES
+
     for j, c in enumerate(CLASSES):
         v = influence[:, j].var(ddof=1)
         if v > 0:
-            print(f"  c = {c}: {100 * v / V:6.2f}% of the variance, {np.count_nonzero(R[:, j]):,} samples with a find")
+            share = R[:, j].sum() / b.sum()
+            se = math.sqrt(((R[:, j] - share * b) ** 2).sum() / n / (n - 1)) / b.mean()
+            ref = SEED002_SHARES.get(int(c))
+            vs = (f"; share {share:.3g} ± {se:.2g}, z {(share - ref[0]) / math.hypot(se, ref[0] * ref[1]):+.2f}"
+                  f" against seed 002" if ref else "")
+            print(f"  c = {c}: {100 * v / V:6.2f}% of the variance, {np.count_nonzero(R[:, j]):,} samples with a "
+                  f"find{vs}")
 
     def poisson(c):
         """Var of class c's influence if its finds were Poisson, from the stratum counting it."""
