@@ -51,3 +51,22 @@ def test_each_axis_has_its_own_options(qtbot):
     assert not steady.fit(x=(0.0, 15.0))
     (x0, x1), _ = plot.getViewBox().viewRange()
     assert (x0, x1) == pytest.approx((0.0, 20.0))
+
+
+def test_major_grid_only_keeps_the_labelled_ticks(qtbot):
+    """A moved axis redraws its grid; the convergence plot draws it at the labelled ticks only
+    (one tick level), where a plain plot has three."""
+    import pyqtgraph as pg
+
+    from sudokustudio.ui.widgets.est_plots import ConvergencePlot
+    from sudokustudio.ui.widgets.steady_plot import major_grid_only
+
+    conv, plain, other = ConvergencePlot(), pg.PlotWidget(), pg.PlotWidget()
+    for w in (conv, plain, other):
+        qtbot.addWidget(w)
+    major_grid_only(other, axes=("left",))
+    for name in ("left", "bottom"):
+        assert len(conv.getAxis(name).tickValues(0, 10, 800)) == 1
+        assert len(plain.getAxis(name).tickValues(0, 10, 800)) > 1
+    assert len(other.getAxis("left").tickValues(0, 10, 800)) == 1
+    assert len(other.getAxis("bottom").tickValues(0, 10, 800)) > 1

