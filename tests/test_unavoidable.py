@@ -259,3 +259,16 @@ def test_refilling_digit_by_digit_finds_what_the_general_search_finds():
     a, b = lo[200], hi[200]    # a four-digit set: every digit has several templates
     assert refillings_kernel(g, a, b, 20000, 81, *room, t_lo[:, :1].copy(), t_hi[:, :1].copy()) == -1
     assert room[2][0] == 0
+
+
+def test_sizes_of_many_sets_match_one_by_one():
+    from sudokustudio.core.cellset import size_of, sizes_of
+
+    rng = np.random.default_rng(5)
+    lo = rng.integers(0, 2**63, 2000, dtype=np.uint64) * np.uint64(2) + rng.integers(0, 2, 2000).astype(np.uint64)
+    hi = rng.integers(0, 2**17, 2000).astype(np.uint64)
+    lo[:3] = [0, np.uint64(2**64 - 1), 1]
+    hi[:3] = [0, np.uint64(2**17 - 1), 0]
+    sizes = sizes_of(lo, hi)
+    assert sizes.dtype == np.int64 and list(sizes[:3]) == [0, 81, 1]
+    assert np.array_equal(sizes, [size_of(a, b) for a, b in zip(lo, hi)])

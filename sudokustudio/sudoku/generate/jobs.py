@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from sudokustudio.core.cellset import size_of
+from sudokustudio.core.cellset import sizes_of
 from sudokustudio.core.rng import seed_state
 from sudokustudio.sudoku.difficulty import FAST_METRICS, METRICS, check_metrics, puzzle_difficulty
 from sudokustudio.sudoku.generate.bands import check_bands, filter_result
@@ -46,7 +46,7 @@ def ua_pool(size: int, seed: int, source: str = "solver", three_digits: bool = T
             # smallest UAs first: they are the likeliest to be fully deleted, so the scan stops early
             for k in range(size):
                 m = int(n[k])
-                sizes = np.array([size_of(a, b) for a, b in zip(lo[k, :m], hi[k, :m])])
+                sizes = sizes_of(lo[k, :m], hi[k, :m])
                 idx = np.argsort(sizes, kind="stable")
                 lo[k, :m] = lo[k, :m][idx]
                 hi[k, :m] = hi[k, :m][idx]

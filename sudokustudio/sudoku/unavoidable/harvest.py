@@ -19,7 +19,7 @@ from numba import njit
 
 from sudokustudio.core.batch import check_cancelled
 from sudokustudio.core.cellset import (FULL_HI81, ZERO, add_cell, cells_of, diff_set, from_cells, has_cell, restrict,
-                                      set_size, to_cells)
+                                      set_size, sizes_of, to_cells)
 from sudokustudio.core.rng import rand_below, seed_state
 from sudokustudio.sudoku.generic import search_g
 from sudokustudio.sudoku.solver import other_solution_kernel as solver_other_solution
@@ -324,7 +324,7 @@ def unique_sorted(lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, np.ndarra
     lo, hi = lo[keep], hi[keep]
     pairs = np.unique(np.stack([hi, lo], axis=1), axis=0)
     hi, lo = pairs[:, 0].copy(), pairs[:, 1].copy()
-    sizes = np.array([int(a).bit_count() + int(b).bit_count() for a, b in zip(lo, hi)], dtype=np.int64)
+    sizes = sizes_of(lo, hi)
     order = np.lexsort((hi, lo, sizes))
     return np.ascontiguousarray(lo[order]), np.ascontiguousarray(hi[order])
 
