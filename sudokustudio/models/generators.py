@@ -376,10 +376,8 @@ class GeneratorsModel:
             d = describe_result(method, res)
             if s.method == "weighted-subsets" and getattr(res, "extra", None):
                 from sudokustudio.sudoku.generate import weighted_stats
-                from sudokustudio.sudoku.generate.weighted import distribution_check
 
                 d.update(weighted_stats(res))
-                d["seed002_z"] = distribution_check(d)
                 d["corrected_mean"], d["corrected_sd"] = d["weighted_mean"], d["weighted_sd"]
             elif s.method == "weighted-subsets":  # imported with weights
                 m = Moments.of(res.clues, res.weights)

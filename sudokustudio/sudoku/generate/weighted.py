@@ -283,7 +283,6 @@ class WeightedSubsetsJob(GeneratorBatchJob):
     def describe(self, total: GenResult) -> dict:
         d = super().describe(total)
         d.update(weighted_stats(total))
-        d["seed002_z"] = distribution_check(d)
         d["corrected_mean"] = d["weighted_mean"]
         d["corrected_sd"] = d["weighted_sd"]
         return d
@@ -293,7 +292,8 @@ class WeightedSubsetsJob(GeneratorBatchJob):
 
 
 def weighted_stats(res: GenResult) -> dict:
-    """Weighted clue statistics from all minimals found (not only those kept)."""
+    """Weighted clue statistics from all minimals found (not only those kept), with the clue
+    shares' z-scores against seed 002's real distribution (``seed002_z``)."""
     extra = getattr(res, "extra", None)
     if not extra:
         return {"weighted_mean": float("nan"), "weighted_sd": float("nan"), "weighted_mean_se": float("nan")}
@@ -325,6 +325,7 @@ def weighted_stats(res: GenResult) -> dict:
         out["weighted_hist_se"] = {
             c: math.sqrt(max(sq[c] - 2 * share * cross[c] + share * share * sbb, 0.0) / n / (n - 1)) / mb
             for c, share in hist_w.items()}
+    out["seed002_z"] = distribution_check(out)
     return out
 
 
