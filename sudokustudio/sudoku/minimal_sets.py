@@ -120,8 +120,9 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     any clue can go (``all_clues_needed``: the solver stops at the first that can, where
     entering it certified every unique subset), and once a set one above has a unique
     child T - y, its next children T - x take one question, T - x - y unique (then T - x is
-    unique and not minimal), instead of two (1.5x less CPU for the c >= 29 tail in 34-clue
-    subsets, the same minimals).  Long (~140 lines):
+    unique and not minimal; nor is T - y then: x can go from it), instead of two (1.5x less CPU
+    for the c >= 29 tail in 34-clue subsets, the same minimals; T - y's test skipped: 1.09x less
+    in 33- and 34-clue subsets searched to 30).  Long (~140 lines):
     the DFS stack, the visited-set table and the found minimals share one loop,
     and uniqueness is asked inline (a helper would compile the solver again).
     """
@@ -170,6 +171,7 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
             need_lo, need_hi = _alone_in_a_ua(o, lo, hi)
             free_lo, free_hi = _outside_a_minimal(min_lo, min_hi, n_min, lo, hi)
             y = -1    # above the floor: a clue whose deletion was found to leave a unique set
+            y_at = -1   # its entry in ``children``
             for j in range(p + 1, s):
                 x = keep[j]
                 later_lo, later_hi = add_cell(later_lo, later_hi, x)
@@ -188,6 +190,8 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                     if u:
                         children[level, nc] = -1 - j
                         nc += 1
+                        if children[level, y_at] >= 0:   # x can go from this set minus y too
+                            children[level, y_at] = -1 - children[level, y_at]
                     elif o[6][y] != grid[y] and solver_says_unique(o, work, x):
                         children[level, nc] = j   # (the solution found kept y's clue: not unique)
                         nc += 1
@@ -196,6 +200,7 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                     nc += 1
                     if size == min_clues + 1:
                         y = x
+                        y_at = nc - 1
                 work[x] = grid[x]
             minimal = nc == 0
             if minimal and n_seen[0] >= 0:
