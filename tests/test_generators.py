@@ -354,6 +354,19 @@ def test_weighted_subsets_bad_tail_options_are_named():
     WeightedSubsetsJob(tail_s=33, tail_from=34, tail_per_grid=0)   # no stratum: its sizes do not matter
 
 
+def test_a_clue_share_seen_in_few_samples_is_not_tested_against_seed_002():
+    """The z-score needs an effective sample size of 10 behind the share: a class found in one
+    sample (ESS 1) is left out however far off it reads."""
+    from sudokustudio.sudoku.generate.weighted import SEED002_SHARES, distribution_check
+
+    ref = SEED002_SHARES[25][0]
+    stats = {"weighted_hist": {25: ref * 1.5, 26: ref * 1.5}, "weighted_hist_se": {25: ref * 0.01, 26: ref * 0.01},
+             "weighted_hist_ess": {25: 40.0, 26: 1.0}}
+    z = distribution_check(stats)
+    assert set(z) == {25} and z[25] > 20
+    assert set(distribution_check(stats, min_ess=1.0)) == {25, 26}
+
+
 def test_weighted_subsets_distribution_agrees_with_seed_002_class_by_class():
     """Every clue count found (20..31) has its weighted share within 4 combined SE of seed 002's
     real distribution (Berthier's counts), with sequential (unbiased) grids; the unweighted
@@ -365,7 +378,9 @@ def test_weighted_subsets_distribution_agrees_with_seed_002_class_by_class():
     total = _run(job, 23, 10)
     d = job.describe(total)
     z = distribution_check(d)
-    assert set(range(21, 29)) <= set(z), sorted(z)
+    assert set(range(22, 29)) <= set(z), sorted(z)
+    assert all(d["weighted_hist_ess"][c] >= 10 for c in z)
+    assert set(d["seed002_untested"]) == {c for c in d["weighted_hist"] if 20 <= c <= 31} - set(z)
     assert all(abs(v) < 4 for v in z.values()), {c: round(v, 2) for c, v in z.items()}
     n = sum(d["found_hist"].values())
     raw = {c: k / n for c, k in d["found_hist"].items()}

@@ -81,6 +81,7 @@ def test_the_weighted_sampler_s_clue_shares_are_compared_with_seed_002(tmp_path)
     _wait(lambda: s.run.finished)
     rows, cols, cells, kinds = model.table()
     cell = cells[rows.index(SHARES_ROW)][cols.index("weighted-subsets")]
-    z, c = re.fullmatch(r"(\d+\.\d\d) \(c = (\d+)\)", cell).groups()
+    z, c, few = re.fullmatch(r"(\d+\.\d\d) \(c = (\d+)\)(?:, (\d+) untested)?", cell).groups()
     assert float(z) < 4 and 20 <= int(c) <= 31
+    assert int(few or 0) == len(model.stats(s)["seed002_untested"])
     assert cells[rows.index(SHARES_ROW)][cols.index("seed 002 real")] == ""

@@ -174,10 +174,16 @@ def _print_text(d: dict) -> None:
         print(f"  subset samples: {d.get('samples', 0)}, minimal puzzles found: {d.get('found', 0)} "
               f"(kept: {d['count']}); weighted mean ± {d.get('weighted_mean_se', float('nan')):.3f}")
         z = d.get("seed002_z") or {}
+        few = d.get("seed002_untested") or []
         if z:
             worst = max(z, key=lambda c: abs(z[c]))
-            print(f"  clue shares against seed 002's real distribution: c = {min(z)}..{max(z)}, largest "
-                  f"|z| {abs(z[worst]):.2f} at c = {worst}")
+            print(f"  clue shares against seed 002's real distribution: c = {', '.join(map(str, sorted(z)))}, "
+                  f"largest |z| {abs(z[worst]):.2f} at c = {worst}")
+        if few:
+            from sudokustudio.sudoku.generate.weighted import MIN_ESS_FOR_Z
+
+            print(f"  not tested (found in fewer than {MIN_ESS_FOR_Z:.0f} effective samples): "
+                  f"c = {', '.join(map(str, few))}")
     elif d.get("tries_per_puzzle"):
         print(f"  grids per puzzle: {d['tries_per_puzzle']:.0f}")
     if "pattern" in d:

@@ -474,7 +474,7 @@ class GeneratorsModel:
                     _f(d["kurt"], 3), _f(d.get("corrected_mean"), 3) if corr else "",
                     ("±" + _f(cse, 3)) if corr and cse is not None else "",
                     _f(d.get("corrected_sd"), 3) if corr else "",
-                    _largest_z(d.get("seed002_z")),
+                    _largest_z(d.get("seed002_z"), d.get("seed002_untested")),
                     f"{d['tries_per_puzzle']:,.0f}" if s.method == "controlled-bias" and d.get("tries_per_puzzle")
                     else ""]
             for k in metric_names:
@@ -504,12 +504,14 @@ class GeneratorsModel:
 SHARES_ROW = "shares vs seed 002 real (max |z|)"
 
 
-def _largest_z(z: dict | None) -> str:
-    """'1.17 (c = 21)': the clue count whose share is furthest from seed 002's, in combined SEs."""
+def _largest_z(z: dict | None, untested=()) -> str:
+    """'1.17 (c = 21)': the clue count whose share is furthest from seed 002's, in combined SEs
+    (', 2 untested': classes seen in too few samples to test)."""
+    few = f"{len(untested)} untested" if untested else ""
     if not z:
-        return ""
+        return few
     c = max(z, key=lambda k: abs(z[k]))
-    return f"{abs(z[c]):.2f} (c = {c})"
+    return f"{abs(z[c]):.2f} (c = {c})" + (f", {few}" if few else "")
 
 
 def _f(v, digits: int) -> str:

@@ -325,7 +325,11 @@ def weighted_stats(res: GenResult) -> dict:
         out["weighted_hist_se"] = {
             c: math.sqrt(max(sq[c] - 2 * share * cross[c] + share * share * sbb, 0.0) / n / (n - 1)) / mb
             for c, share in hist_w.items()}
+        # Kish's effective number of samples behind each class: its finds cluster in few samples
+        out["weighted_hist_ess"] = {c: float(w[c] * w[c] / sq[c]) if sq[c] > 0 else 0.0 for c in hist_w}
     out["seed002_z"] = distribution_check(out)
+    out["seed002_untested"] = [c for c in sorted(hist_w) if 20 <= c <= 31 and c in SEED002_SHARES
+                               and c not in out["seed002_z"]]
     return out
 
 
@@ -334,14 +338,22 @@ def weighted_stats(res: GenResult) -> dict:
 SEED002_SHARES = {c: (v / PUBLISHED_TOTALS["berthier"][0], re) for c, (v, re) in PUBLISHED_MINIMALS["berthier"].items()}
 
 
-def distribution_check(stats: dict, lo: int = 20, hi: int = 31) -> dict[int, float]:
+#: a class's share is tested against seed 002 only with at least this many effective samples
+#: behind it: its finds cluster in a few samples, and from fewer the delta-method SE is itself
+#: too rough (300-sample runs read |z| near 3 at ESS 1-5)
+MIN_ESS_FOR_Z = 10.0
+
+
+def distribution_check(stats: dict, lo: int = 20, hi: int = 31, min_ess: float = MIN_ESS_FOR_Z) -> dict[int, float]:
     """z-scores of the weighted share of each clue count lo..hi against seed 002's, with both
-    standard errors (a class not found reads share 0 with the SE its expected finds would give
-    none; it is left out)."""
+    standard errors, for the classes with an effective sample size (``weighted_hist_ess``) of
+    at least ``min_ess`` (a class not found reads share 0 with the SE its expected finds would
+    give none; it is left out, as is one seen in too few samples)."""
     shares, ses = stats.get("weighted_hist", {}), stats.get("weighted_hist_se", {})
+    ess = stats.get("weighted_hist_ess", {})
     out = {}
     for c in range(lo, hi + 1):
-        if c in shares and c in ses and c in SEED002_SHARES:
+        if c in shares and c in ses and c in SEED002_SHARES and ess.get(c, 0.0) >= min_ess:
             ref, ref_re = SEED002_SHARES[c]
             out[c] = (shares[c] - ref) / math.hypot(ses[c], ref * ref_re)
     return out
