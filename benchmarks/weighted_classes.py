@@ -1,6 +1,6 @@
 """Where the weighted sampler's variance of the mean clue count comes from, class by class.
 
-    python3 benchmarks/weighted_classes.py [--seconds 150] [--seeds 1,2] [--s 32] [--per-grid 4]
+    python3 benchmarks/weighted_classes.py [--seconds 150] [--seeds 1,2] [--s 32] [--per-grid 4] [--cb-puzzles 240]
 
 Runs the weighted-subsets kernel (sequential grids, one grid sample per call) for
 ``--seconds`` CPU-s per seed, one process per seed, and keeps each sample's weight per
@@ -10,6 +10,10 @@ variance against what Poisson counts would give (its clustering factor k), and t
 rare classes 30 to 32 measured and modelled from the exact inclusion probabilities of
 the stratum counting them and the published counts (REFERENCES.md): Poisson (k = 1) and
 clustered like c = 29.  ``--tail-per-grid 0``: the sampler without its tail stratum.
+Then corrected controlled-bias for comparison (``--cb-puzzles``, one thread): its CPU-s a
+puzzle measured, times the expected variance a puzzle of its corrected mean, computed from its
+known bias and the published counts (a few hundred puzzles measure that variance only
+roughly: its heaviest classes are its rarest).
 The README's Generators section quotes this benchmark.
 """
 from __future__ import annotations
@@ -116,10 +120,62 @@ def report(R: np.ndarray, cpu: float, strata: np.ndarray, job_ms: float) -> None
         print(f"  c = {c}: variance {measured(c):.1f} measured, {poisson(c):.1f} if Poisson")
     job_cpu = job_ms * n / 1000
     print(f"through the job: {job_ms:.2f} ms a sample; SE² x CPU-s {V / n * job_cpu:.3f} (every class found)")
+    figures = {"measured": V / n * job_cpu}
     for kk, name in ((1.0, "Poisson"), (max(k, 1.0), "clustered like c = 29")):
         full = low + kk * sum(poisson(c) for c in RARE)
+        figures[name] = full / n * job_cpu
         print(f"  with c = 30..32 modelled ({name}): variance x{full / low:.2f}, SE² x CPU-s "
               f"{full / n * cpu:.3f} (kernel), {full / n * job_cpu:.3f} (job)")
+    return figures
+
+
+def controlled_bias_variance() -> tuple[float, dict[int, float]]:
+    """The expected variance of corrected controlled-bias's mean clue count, per puzzle, and
+    the shares p_cb(c) of its clue counts.  It draws a c-clue minimal with probability
+    p_cb(c) ∝ p(c) / cf(c) (p: the real shares, seed 002; cf: the correction factors) and
+    weighs it by cf(c), so the delta method gives (Σ p/cf)·(Σ p·cf·(c - μ)²) per puzzle.  Its
+    heavy classes (c = 28..31 carry 90% of it) are rare among its puzzles, which makes a
+    measured SE of a few hundred puzzles read low more often than high."""
+    from sudokustudio.sudoku.correction import CF
+    from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS
+
+    counts = {c: v for c, (v, _) in PUBLISHED_MINIMALS["berthier"].items()}
+    counts[32] = PUBLISHED[32]
+    cs = np.array(sorted(counts))
+    p = np.array([counts[c] for c in cs], dtype=float)
+    p /= p.sum()
+    cf = CF[cs]
+    mu = float((p * cs).sum())
+    var = float((p / cf).sum() * (p * cf * (cs - mu) ** 2).sum())
+    p_cb = p / cf / (p / cf).sum()
+    return var, {int(c): float(x) for c, x in zip(cs, p_cb)}
+
+
+def controlled_bias_figure(puzzles: int, seed: int, ours: dict[str, float]) -> None:
+    """Corrected controlled-bias, one thread: its CPU-s a puzzle measured here, its expected SE²
+    x CPU-s (that cost times :func:`controlled_bias_variance`), the run's own (noisy) figure,
+    its clue counts against p_cb, and the weighted sampler's figures as ratios to it."""
+    from sudokustudio.jobs.run import run_batches
+    from sudokustudio.sudoku.generate import GeneratorJob, describe_result, ua_pool
+
+    ua_pool(256, 2009)      # built once a process, as in the window: not the puzzles' cost
+    job = GeneratorJob("controlled-bias", pool_size=256, difficulty=[])
+    job.warm_up()
+    t0 = time.process_time()
+    total = run_batches(job, seed, None, units=puzzles, workers=1).total
+    cpu = time.process_time() - t0
+    d = describe_result("controlled-bias", total)
+    var, p_cb = controlled_bias_variance()
+    per = cpu / total.count
+    expected = var * per
+    print(f"corrected controlled-bias: {total.count} puzzles in {cpu:.0f} CPU-s ({per:.3f} s a puzzle); "
+          f"expected SE² x CPU-s {expected:.3f} ({var:.2f} a puzzle x its cost); this run's own "
+          f"{d['corrected_mean_se'] ** 2 * cpu:.3f}")
+    hist = d["clues_hist"]
+    n = sum(hist.values())
+    print("  its clue counts (expected from p_cb): " + "  ".join(
+        f"{c}: {hist.get(c, 0)} ({n * p_cb[c]:.1f})" for c in range(22, 32)))
+    print("  weighted sampler (job) cheaper by: " + ", ".join(f"{expected / v:.1f}x ({k})" for k, v in ours.items()))
 
 
 def main() -> int:
@@ -132,6 +188,8 @@ def main() -> int:
                     help="tail subsets per grid (default: the sampler's; 0: no tail stratum)")
     ap.add_argument("--tail-s", type=int, default=None, help="tail subset size (default: the sampler's)")
     ap.add_argument("--tail-from", type=int, default=None, help="first clue count of the tail (default: the sampler's)")
+    ap.add_argument("--cb-puzzles", type=int, default=240,
+                    help="controlled-bias puzzles timed for the comparison (0: none)")
     a = ap.parse_args()
     seeds = [int(x) for x in a.seeds.split(",")]
     from sudokustudio.sudoku.generate import weighted as W
@@ -144,7 +202,10 @@ def main() -> int:
         parts = list(ex.map(sample, seeds, [a.seconds] * len(seeds), [a.s] * len(seeds),
                             [a.per_grid] * len(seeds), [tail] * len(seeds)))
     job = job_of(a.s, a.per_grid, tail)
-    report(np.concatenate([r for r, _ in parts]), sum(t for _, t in parts), job.strata()[0], job_ms_per_sample(job))
+    ours = report(np.concatenate([r for r, _ in parts]), sum(t for _, t in parts), job.strata()[0],
+                  job_ms_per_sample(job))
+    if a.cb_puzzles:
+        controlled_bias_figure(a.cb_puzzles, seeds[0], ours)
     return 0
 
 

@@ -105,6 +105,51 @@ def test_weighted_moments_match_direct_formulas():
     assert mw.kurtosis == pytest.approx(rep.kurtosis)
 
 
+def test_weighted_standard_error_is_the_ratio_estimator_s():
+    """With weights, the mean is sum(w x) / sum(w): its SE is sqrt(n/(n-1) sum w^2 (x-mean)^2) / sum w
+    (the direct formula), and that is the spread of the mean over replicates when the weights are
+    largest where x is far from the mean (controlled-bias's cf(n) on clue counts), where
+    sd / sqrt(n_eff) reads about 1.3x too small: the check can fail."""
+    from sudokustudio.sudoku.correction import CF
+
+    rng = np.random.default_rng(12)
+    x = rng.normal(size=500)
+    w = rng.random(500) + np.abs(x)
+    m = Moments.of(x, w)
+    mu = (w * x).sum() / w.sum()
+    assert m.std_error == pytest.approx(math.sqrt(500 / 499 * (w * w * (x - mu) ** 2).sum()) / w.sum(), rel=1e-12)
+    assert m.rel_err == pytest.approx(m.std_error / abs(m.mean))
+    # clue counts drawn as controlled-bias draws them, weighted back by cf(n)
+    c = np.arange(22, 32)
+    p = np.array([3.5e-5, 1.5e-3, 2.3e-2, 0.134, 0.319, 0.327, 0.155, 0.036, 4.1e-3, 2.4e-4])
+    p_cb = p / CF[c] / (p / CF[c]).sum()
+    means, ses, old = [], [], []
+    for _ in range(4000):
+        k = rng.choice(c, size=400, p=p_cb)
+        r = Moments.of(k, CF[k])
+        means.append(r.mean)
+        ses.append(r.std_error)
+        old.append(r.sd / math.sqrt(r.n_eff))
+    spread = np.std(means, ddof=1)      # +- 1.1% (4000 replicates)
+    assert np.sqrt(np.mean(np.square(ses))) == pytest.approx(spread, rel=0.05)
+    assert np.sqrt(np.mean(np.square(old))) < 0.85 * spread
+
+
+@hsettings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(-1e3, 1e3), st.floats(0.01, 100.0)), min_size=2, max_size=60), st.data())
+def test_weighted_merge_keeps_the_standard_error(pairs, data):
+    x, w = np.array(pairs).T
+    cuts = sorted(data.draw(st.lists(st.integers(0, len(x)), max_size=4)))
+    merged = Moments()
+    for px, pw in zip(np.split(x, cuts), np.split(w, cuts)):
+        merged = merged.merge(Moments.of(px, pw))
+    whole = Moments.of(x, w)
+    assert merged.q2 == pytest.approx(whole.q2, rel=1e-6, abs=1e-3)
+    assert merged.q1 == pytest.approx(whole.q1, rel=1e-6, abs=1e-2)
+    if whole.q2 > 1e-6:
+        assert merged.std_error == pytest.approx(whole.std_error, rel=1e-5)
+
+
 @hsettings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(-1e3, 1e3), min_size=2, max_size=60), st.data())
 def test_merge_is_associative_and_matches_whole(values, data):
@@ -125,7 +170,11 @@ def test_round_trip_dict_and_empty_cases():
     m = Moments.of([1.0, 2.0, 4.0])
     assert Moments.from_dict(m.to_dict()) == m
     e = Moments()
-    assert e.merge(m) == Moments(m.n, m.w, m.w2, m.mean, m.m2, m.m3, m.m4)
+    assert e.merge(m) == Moments(m.n, m.w, m.w2, m.mean, m.m2, m.m3, m.m4, m.q1, m.q2)
+    # a record made before q1, q2 loads, and keeps its old standard error sd / sqrt(n_eff)
+    legacy = {k: v for k, v in Moments.of([1.0, 2.0, 4.0], [1.0, 2.0, 3.0]).to_dict().items() if k not in ("q1", "q2")}
+    old = Moments.from_dict(legacy)
+    assert old.q2 == 0.0 and old.std_error == pytest.approx(old.sd / math.sqrt(old.n_eff))
     assert math.isnan(e.sd) and math.isnan(Moments.of([3.0]).sd)
 
 

@@ -23,7 +23,9 @@ class Moments:
     """Weighted running moments of a scalar variable.
 
     ``w`` is the total weight, ``w2`` the sum of squared weights (for the
-    effective sample size), ``n`` the number of observations.
+    effective sample size), ``n`` the number of observations; ``q1, q2`` are
+    sum w^2 (x - mean) and sum w^2 (x - mean)^2, for the standard error of the
+    weighted mean as a ratio estimator (0, 0 in records made before them).
     """
 
     n: int = 0
@@ -33,6 +35,8 @@ class Moments:
     m2: float = 0.0
     m3: float = 0.0
     m4: float = 0.0
+    q1: float = 0.0
+    q2: float = 0.0
 
     # -- building -------------------------------------------------------
     @classmethod
@@ -56,6 +60,8 @@ class Moments:
             m2=float((wt * d**2).sum()),
             m3=float((wt * d**3).sum()),
             m4=float((wt * d**4).sum()),
+            q1=float((wt * wt * d).sum()),
+            q2=float((wt * wt * d**2).sum()),
         )
 
     def add(self, x: float, weight: float = 1.0) -> None:
@@ -64,9 +70,10 @@ class Moments:
     def merge(self, other: "Moments") -> "Moments":
         """A new Moments for the union of both samples."""
         if other.w == 0:
-            return Moments(self.n + other.n, self.w, self.w2, self.mean, self.m2, self.m3, self.m4)
+            return Moments(self.n + other.n, self.w, self.w2, self.mean, self.m2, self.m3, self.m4, self.q1, self.q2)
         if self.w == 0:
-            return Moments(self.n + other.n, other.w, other.w2, other.mean, other.m2, other.m3, other.m4)
+            return Moments(self.n + other.n, other.w, other.w2, other.mean, other.m2, other.m3, other.m4,
+                           other.q1, other.q2)
         wa, wb = self.w, other.w
         W = wa + wb
         d = other.mean - self.mean
@@ -84,7 +91,12 @@ class Moments:
             + 6.0 * d_w * d_w * (wa * wa * other.m2 + wb * wb * self.m2)
             + 4.0 * d_w * (wa * other.m3 - wb * self.m3)
         )
-        return Moments(self.n + other.n, W, self.w2 + other.w2, mean, m2, m3, m4)
+        # sum w^2 (x - mean)^k about the new mean, k = 1, 2, part by part
+        da, db = self.mean - mean, other.mean - mean
+        q1 = self.q1 + da * self.w2 + other.q1 + db * other.w2
+        q2 = (self.q2 + 2.0 * da * self.q1 + da * da * self.w2
+              + other.q2 + 2.0 * db * other.q1 + db * db * other.w2)
+        return Moments(self.n + other.n, W, self.w2 + other.w2, mean, m2, m3, m4, q1, q2)
 
     def merge_in(self, other: "Moments") -> None:
         merged = self.merge(other)
@@ -126,9 +138,17 @@ class Moments:
 
     @property
     def std_error(self) -> float:
-        """Standard error of the mean."""
-        ne = self.n_eff
-        return self.sd / math.sqrt(ne) if ne > 0 else float("nan")
+        """Standard error of the (weighted) mean: sd / sqrt(n) for unit weights; for weights, the
+        mean is a ratio sum(w x) / sum(w) and its SE the delta method's,
+        sqrt(n / (n - 1) * sum w^2 (x - mean)^2) / sum w.  (sd / sqrt(n_eff) is not: it reads
+        low when the weights are largest where x is furthest from the mean, as cf(n) is for
+        controlled-bias's clue counts.)  Records made before q2 keep that old figure."""
+        if self.n < 2 or self.w <= 0:
+            return float("nan")
+        if self.q2 == 0.0 and self.m2 > 0.0:     # a record without q2
+            ne = self.n_eff
+            return self.sd / math.sqrt(ne) if ne > 0 else float("nan")
+        return math.sqrt(max(self.q2, 0.0) * self.n / (self.n - 1)) / self.w
 
     @property
     def skewness_se(self) -> float:
@@ -140,19 +160,24 @@ class Moments:
 
     @property
     def rel_err(self) -> float:
-        """Relative error of the mean: sd / (mean * sqrt(n))."""
-        return relative_error(self.mean, self.sd, self.n_eff)
+        """Relative error of the mean: its standard error / |mean| (sd / (mean sqrt(n)) for unit
+        weights)."""
+        if self.mean == 0:
+            return float("nan")
+        return abs(self.std_error / self.mean)
 
     def confidence_interval(self, z: float = Z95) -> tuple[float, float]:
         se = self.std_error
         return self.mean - z * se, self.mean + z * se
 
     def to_dict(self) -> dict:
-        return dict(n=self.n, w=self.w, w2=self.w2, mean=self.mean, m2=self.m2, m3=self.m3, m4=self.m4)
+        return dict(n=self.n, w=self.w, w2=self.w2, mean=self.mean, m2=self.m2, m3=self.m3, m4=self.m4,
+                    q1=self.q1, q2=self.q2)
 
     @classmethod
     def from_dict(cls, d: dict) -> "Moments":
-        return cls(**{k: d[k] for k in ("n", "w", "w2", "mean", "m2", "m3", "m4")})
+        return cls(**{k: d[k] for k in ("n", "w", "w2", "mean", "m2", "m3", "m4")},
+                   **{k: d.get(k, 0.0) for k in ("q1", "q2")})
 
 
 def relative_error(mean: float, sd: float, n: float) -> float:

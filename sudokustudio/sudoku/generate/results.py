@@ -103,7 +103,8 @@ def hist_moments(hist, factors=None) -> Moments:
     mean = float((w * n_idx).sum() / W)
     d = n_idx - mean
     return Moments(n=int(h.sum()), w=W, w2=float((h * f * f).sum()), mean=mean,
-                   m2=float((w * d**2).sum()), m3=float((w * d**3).sum()), m4=float((w * d**4).sum()))
+                   m2=float((w * d**2).sum()), m3=float((w * d**3).sum()), m4=float((w * d**4).sum()),
+                   q1=float((w * f * d).sum()), q2=float((w * f * d**2).sum()))
 
 
 def moments_summary(m: Moments) -> dict:
