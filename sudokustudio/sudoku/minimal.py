@@ -167,6 +167,25 @@ def solver_says_unique(o, work, x):
 
 
 @njit(cache=True, nogil=True)
+def alone_in_a_ua(o, lo, hi):
+    """The clues of the set (lo, hi) alone in one of the oracle's cached UAs: needed (deleting
+    one leaves that UA unhit).  Branch-free, so that the loop vectorizes (1.09x less CPU for
+    32-clue subsets' enumeration with ``minimal_sets._outside_a_minimal``)."""
+    ua_lo, ua_hi, ua_n = o[3], o[4], o[5]
+    need_lo = ZERO
+    need_hi = ZERO
+    one = np.uint64(1)
+    for i in range(ua_n[0]):
+        a = ua_lo[i] & lo
+        b = ua_hi[i] & hi
+        a_alone = np.uint64((b == ZERO) & ((a & (a - one)) == ZERO))   # a single clue, or none
+        b_alone = np.uint64((a == ZERO) & ((b & (b - one)) == ZERO))
+        need_lo |= a & (ZERO - a_alone)
+        need_hi |= b & (ZERO - b_alone)
+    return need_lo, need_hi
+
+
+@njit(cache=True, nogil=True)
 def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
     """The minimality check: is every clue of the unique clue set ``work`` (cells
     ``lo, hi``) needed, i.e. does deleting any one leave several solutions?
@@ -177,16 +196,10 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
     (:func:`solver_says_unique`), since a cached UA missed by ``work`` minus x
     holds no clue but x, so x was taken as needed (and one learned on the way
     while testing y holds y)."""
-    grid, ua_lo, ua_hi, ua_n = o[0], o[3], o[4], o[5]
-    need_lo = skip_lo
-    need_hi = skip_hi
-    for i in range(ua_n[0]):
-        a = ua_lo[i] & lo
-        b = ua_hi[i] & hi
-        if b == ZERO and a != ZERO and (a & (a - np.uint64(1))) == ZERO:
-            need_lo |= a
-        elif a == ZERO and b != ZERO and (b & (b - np.uint64(1))) == ZERO:
-            need_hi |= b
+    grid = o[0]
+    need_lo, need_hi = alone_in_a_ua(o, lo, hi)
+    need_lo |= skip_lo
+    need_hi |= skip_hi
     for x in range(grid.shape[0]):
         if work[x] == 0 or has_cell(need_lo, need_hi, x):
             continue

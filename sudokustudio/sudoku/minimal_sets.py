@@ -11,7 +11,8 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.cellset import ZERO, add_cell, has_cell, remove_cell
-from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, missed_ua, remember_other, solver_says_unique
+from sudokustudio.sudoku.minimal import (all_clues_needed, alone_in_a_ua, is_unique, missed_ua, remember_other,
+                                         solver_says_unique)
 
 
 # ------------------------------------------------ minimals inside a subset
@@ -36,30 +37,14 @@ def _seen_slot(seen_lo, seen_hi, lo, hi):
 
 
 @njit(cache=True, nogil=True)
-def _alone_in_a_ua(o, lo, hi):
-    """The clues of the set (lo, hi) alone in one of the oracle's cached UAs: needed."""
-    ua_lo, ua_hi, ua_n = o[3], o[4], o[5]
-    need_lo = ZERO
-    need_hi = ZERO
-    for i in range(ua_n[0]):
-        a = ua_lo[i] & lo
-        b = ua_hi[i] & hi
-        if b == ZERO and (a & (a - np.uint64(1))) == ZERO:
-            need_lo |= a
-        elif a == ZERO and (b & (b - np.uint64(1))) == ZERO:
-            need_hi |= b
-    return need_lo, need_hi
-
-
-@njit(cache=True, nogil=True)
 def _outside_a_minimal(min_lo, min_hi, n_min, lo, hi):
     """The clues of the set (lo, hi) outside a minimal of ``min_lo/hi[:n_min]`` inside it."""
     free_lo = ZERO
     free_hi = ZERO
-    for i in range(n_min):
-        if (min_lo[i] & ~lo) == ZERO and (min_hi[i] & ~hi) == ZERO:
-            free_lo |= lo & ~min_lo[i]
-            free_hi |= hi & ~min_hi[i]
+    for i in range(n_min):    # branch-free, so that it vectorizes (as ``minimal.alone_in_a_ua``)
+        inside = np.uint64(((min_lo[i] & ~lo) == ZERO) & ((min_hi[i] & ~hi) == ZERO))
+        free_lo |= lo & ~min_lo[i] & (ZERO - inside)
+        free_hi |= hi & ~min_hi[i] & (ZERO - inside)
     return free_lo, free_hi
 
 
@@ -168,7 +153,7 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
             # the solver stops at the first unique one instead of certifying them all
             minimal = not not_minimal[level] and all_clues_needed(o, work, lo, hi, ZERO, ZERO)
         elif size > min_clues:
-            need_lo, need_hi = _alone_in_a_ua(o, lo, hi)
+            need_lo, need_hi = alone_in_a_ua(o, lo, hi)
             free_lo, free_hi = _outside_a_minimal(min_lo, min_hi, n_min, lo, hi)
             y = -1    # above the floor: a clue whose deletion was found to leave a unique set
             y_at = -1   # its entry in ``children``
