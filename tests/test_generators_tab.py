@@ -40,6 +40,8 @@ def test_tab_runs_generators_stores_and_exports(qtbot, settings, tmp_path):
     assert "top-down" in headers and any("seed 002" in h for h in headers)
     rows = [tab.table.verticalHeaderItem(i).text() for i in range(tab.table.rowCount())]
     assert "mean clues" in rows and "mean solver guesses" in rows
+    shares = tab.table.verticalHeaderItem(rows.index("shares vs seed 002 real (max |z|)"))
+    assert "fewer than 10 effective samples" in shares.toolTip()
     n = tab.export_series("top-down", str(tmp_path / "td.csv"))
     assert n == 200 and import_collection(tmp_path / "td.csv").puzzles.shape == (200, 81)
     # the app's own CSV says which generator made it

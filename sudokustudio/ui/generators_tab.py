@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDia
 from sudokustudio.core import limits
 from sudokustudio.jobs.collections import CollectionError, CollectionStore
 from sudokustudio.jobs.qt import kernel_gate, window_executor
-from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_TITLES, ROW_KEYS, GenDrawing,
-                                            GeneratorsModel, GenSeries)
+from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_TITLES, ROW_KEYS, SHARES_ROW,
+                                            GenDrawing, GeneratorsModel, GenSeries)
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
@@ -498,6 +498,11 @@ class GeneratorsTab(QWidget):
             self.table.setRowCount(len(rows))
             self.table.setColumnCount(len(cols))
             self.table.setVerticalHeaderLabels(rows)
+            if SHARES_ROW in rows:
+                self.table.verticalHeaderItem(rows.index(SHARES_ROW)).setToolTip(
+                    "The weighted sampler's share of each clue count against seed 002's real distribution: "
+                    "the largest |z| (combined standard errors) and where. A clue count found in fewer than "
+                    "10 effective samples is not tested (its standard error is too rough): 'untested'")
             self.table.setHorizontalHeaderLabels(headers)
             for j, kind in enumerate(kinds):
                 if kind != "published":
