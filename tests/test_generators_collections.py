@@ -46,6 +46,24 @@ def test_store_commits_batches_and_reloads(tmp_path, small_result):
         again.load(99)
 
 
+def test_rows_metrics_are_the_json_of_their_values():
+    """The per-row metrics text (written by template, not json.dumps per row) reads back as the
+    same values: floats to the last bit, ints, None for missing and non-finite, booleans, a name
+    that needs escaping."""
+    import json
+
+    from sudokustudio.jobs.collections import _metrics_json, _plain_values
+
+    cols = {"brt": np.array([0.1, 1e-300, np.nan, 2.0 / 3.0]), "n": np.array([1, 2, 3, 4]),
+            'odd "name"': np.array([np.inf, 5.5, -0.0, 7.0]), "flag": np.array([True, False, True, True])}
+    names = list(cols)
+    values = [_plain_values(cols[k]) for k in names]
+    texts = _metrics_json(names, values, 4)
+    assert [json.loads(t) for t in texts] == [dict(zip(names, row)) for row in zip(*values)]
+    assert json.loads(texts[0])["brt"] == 0.1 and json.loads(texts[2])["brt"] is None
+    assert _metrics_json([], [], 3) == ["{}"] * 3
+
+
 def test_damaged_store_is_reported(tmp_path):
     bad = tmp_path / "bad.sqlite3"
     bad.write_bytes(b"this is not a database" * 100)
