@@ -329,8 +329,8 @@ def puzzle_bytes(texts: list[str], where: str) -> np.ndarray:
 
 def _metrics_json(names: list[str], values: list[list], n: int) -> list[str]:
     """Each row's metrics as a JSON object ({name: value}, null for None): one template
-    filled per row, not json.dumps per row (5x less of the run thread's time holding the GIL
-    while the window draws: 20,000 rows a weighted batch)."""
+    filled per row, not json.dumps per row, the same text (20,000 rows, two metrics: 42 -> 15 ms
+    of the run thread holding the GIL while the window draws)."""
     if not names:
         return ["{}"] * n
     template = "{" + ", ".join(f"{json.dumps(k)}: %s" for k in names) + "}"
