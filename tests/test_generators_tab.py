@@ -49,6 +49,39 @@ def test_tab_runs_generators_stores_and_exports(qtbot, settings, tmp_path):
     tab.shutdown()
 
 
+def test_staged_redraws_end_on_the_newest_drawing(qtbot, settings):
+    """The tab shows a drawing in three stages (clue plot, metric plot, table) 15 ms apart; a
+    newer drawing arriving between the stages still reaches all three."""
+    from sudokustudio.ui.generators_tab import GeneratorsTab
+
+    tab = GeneratorsTab(settings)
+    qtbot.addWidget(tab)
+    tab.rows["top-down"]["target"].setValue(200)
+    tab.start("top-down")
+    _wait_idle(qtbot, tab)
+    metric = tab.metric_combo.currentText()
+    tab.model.correct = True
+    first = tab.model.drawing(metric)
+    tab.rows["bottom-up"]["target"].setValue(100)
+    tab.start("bottom-up")
+    _wait_idle(qtbot, tab)
+    tab.timer.stop()
+    newest = tab.model.drawing(metric)
+    tab._show(first)
+    qtbot.wait(20)            # the first drawing's metric stage has run, its table stage not yet
+    tab._show(newest)
+    qtbot.wait(100)
+
+    def shown(plot):
+        return {k for (pid, k) in tab._curves if pid == id(plot) and k != "ref"}
+
+    keys = {c.key for c in newest.curves}
+    assert len(keys) == 2 and shown(tab.hist_plot) == keys and shown(tab.metric_plot) == keys
+    cols = [tab.table.horizontalHeaderItem(j).text() for j in range(tab.table.columnCount())]
+    assert "bottom-up" in cols and tab._pending_metric is None and tab._pending_table is None
+    tab.shutdown()
+
+
 def test_stop_all_shows_stopping_and_no_batch_starts_after_it(qtbot, settings):
     from sudokustudio.ui.generators_tab import GeneratorsTab
 

@@ -26,12 +26,8 @@ from sudokustudio.models.estimator import GRIDS, MINIMALS, EstimatorModel, Estim
 from sudokustudio.sudoku import estimate as E
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.widgets.est_plots import ConvergencePlot, MinimalsBarPlot, RelErrPlot
+from sudokustudio.ui.widgets.steady_plot import REDRAW_STAGGER_MS
 from sudokustudio.ui.widgets.table_fill import fill_table
-
-
-#: the staggered redraw's second plot waits this long: a zero delay ran it before the first
-#: plot's paint, and both painted in one pass (~20-30 ms at a run's start)
-SECOND_PLOT_DELAY_MS = 15
 
 
 class EstimatorTab(QWidget):
@@ -446,7 +442,7 @@ class EstimatorTab(QWidget):
 
     def _redraw(self, force: bool = False, staggered: bool = False) -> None:
         """Redraw the plots of the mode shown.  ``staggered`` (the timer's redraws): the second
-        plot is updated ``SECOND_PLOT_DELAY_MS`` later, after the first has painted, so one pass
+        plot is updated ``REDRAW_STAGGER_MS`` later, after the first has painted, so one pass
         of the event loop repaints one plot."""
         views = self.model.shown_views(self.mode)
         if self.mode == GRIDS:
@@ -468,7 +464,7 @@ class EstimatorTab(QWidget):
                 self.mre_plot.setTitle(f"relative error at c = {c_focus} against compute time", color="k",
                                        size="10pt")
         if staggered:
-            QTimer.singleShot(SECOND_PLOT_DELAY_MS, self, second)
+            QTimer.singleShot(REDRAW_STAGGER_MS, self, second)
         else:
             second()
         self._update_panel()
