@@ -130,25 +130,16 @@ def report(R: np.ndarray, cpu: float, strata: np.ndarray, job_ms: float) -> None
 
 
 def controlled_bias_variance() -> tuple[float, dict[int, float]]:
-    """The expected variance of corrected controlled-bias's mean clue count, per puzzle, and
-    the shares p_cb(c) of its clue counts.  It draws a c-clue minimal with probability
-    p_cb(c) ∝ p(c) / cf(c) (p: the real shares, seed 002; cf: the correction factors) and
-    weighs it by cf(c), so the delta method gives (Σ p/cf)·(Σ p·cf·(c - μ)²) per puzzle.  Its
+    """Corrected controlled-bias's variance a puzzle and its clue shares p_cb
+    (``correction.corrected_mean_variance``) from Berthier's counts and seed 002's c = 32.  Its
     heavy classes (c = 28..31 carry 90% of it) are rare among its puzzles, which makes a
     measured SE of a few hundred puzzles read low more often than high."""
-    from sudokustudio.sudoku.correction import CF
+    from sudokustudio.sudoku.correction import corrected_mean_variance
     from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS
 
     counts = {c: v for c, (v, _) in PUBLISHED_MINIMALS["berthier"].items()}
     counts[32] = PUBLISHED[32]
-    cs = np.array(sorted(counts))
-    p = np.array([counts[c] for c in cs], dtype=float)
-    p /= p.sum()
-    cf = CF[cs]
-    mu = float((p * cs).sum())
-    var = float((p / cf).sum() * (p * cf * (cs - mu) ** 2).sum())
-    p_cb = p / cf / (p / cf).sum()
-    return var, {int(c): float(x) for c, x in zip(cs, p_cb)}
+    return corrected_mean_variance(counts)
 
 
 def controlled_bias_figure(puzzles: int, seed: int, ours: dict[str, float]) -> None:
