@@ -107,7 +107,9 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     child T - y, its next children T - x take one question, T - x - y unique (then T - x is
     unique and not minimal; nor is T - y then: x can go from it), instead of two (1.5x less CPU
     for the c >= 29 tail in 34-clue subsets, the same minimals; T - y's test skipped: 1.09x less
-    in 33- and 34-clue subsets searched to 30).  Long (~140 lines):
+    in 33- and 34-clue subsets searched to 30); where a cached UA holds x and y alone among the
+    set's clues, T - x - y is known not unique and T - x takes its one question directly
+    (1.1-1.17x less for subsets searched to a floor).  Long (~150 lines):
     the DFS stack, the visited-set table and the found minimals share one loop,
     and uniqueness is asked inline (a helper would compile the solver again).
     """
@@ -157,6 +159,7 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
             free_lo, free_hi = _outside_a_minimal(min_lo, min_hi, n_min, lo, hi)
             y = -1    # above the floor: a clue whose deletion was found to leave a unique set
             y_at = -1   # its entry in ``children``
+            pair_lo = pair_hi = ZERO
             for j in range(p + 1, s):
                 x = keep[j]
                 later_lo, later_hi = add_cell(later_lo, later_hi, x)
@@ -166,6 +169,11 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                 if has_cell(free_lo, free_hi, x):
                     children[level, nc] = j
                     nc += 1
+                elif y >= 0 and has_cell(pair_lo, pair_hi, x):
+                    # this set minus y and x misses a cached UA: only "is this set minus x unique"
+                    if solver_says_unique(o, work, x):
+                        children[level, nc] = j
+                        nc += 1
                 elif y >= 0:
                     # one question for a floor child: no other solution of it minus y differing at x
                     # (this set minus y is unique) makes it unique and not minimal at once
@@ -186,6 +194,8 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                     if size == min_clues + 1:
                         y = x
                         y_at = nc - 1
+                        y_lo, y_hi = remove_cell(lo, hi, y)
+                        pair_lo, pair_hi = alone_in_a_ua(o, y_lo, y_hi)   # with y, alone in a UA
                 work[x] = grid[x]
             minimal = nc == 0
             if minimal and n_seen[0] >= 0:
