@@ -24,10 +24,9 @@ from sudokustudio.jobs.qt import kernel_gate, window_executor
 from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_TITLES, ROW_KEYS, SHARES_ROW,
                                             GenDrawing, GeneratorsModel, GenSeries)
 from sudokustudio.ui.background import BackgroundCalls, show_error
-from sudokustudio.ui.widgets.steady_plot import REDRAW_STAGGER_MS
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
-from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes
+from sudokustudio.ui.widgets.steady_plot import REDRAW_STAGGER_MS, SteadyRange, cache_axes
 from sudokustudio.ui.widgets.table_fill import fill_table
 
 #: what an export writes: everything, or the first puzzle of each isomorphism class (sudoku.canon)
