@@ -29,12 +29,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS  # noqa: E402
+
 CLASSES = np.arange(17, 36)
-#: published minimal puzzles per grid (Berthier 2009, REFERENCES.md; c = 32 from seed 002 §3.1.5,
-#: 4.7465e10 +- 70.7%) and their total
-PUBLISHED = {28: 7.2063e14, 29: 1.6751e14, 30: 1.9277e13, 31: 1.1240e12, 32: 4.7465e10}
+#: published minimal puzzles per grid (Berthier 2009, REFERENCES.md) and c = 32 from seed 002
+#: §3.1.5 (4.7465e10 +- 70.7%, not in REFERENCES.md's table), and their total
+PUBLISHED = {**{c: v for c, (v, _) in PUBLISHED_MINIMALS["berthier"].items()}, 32: 4.7465e10}
 RARE = (30, 31, 32)
-PUBLISHED_TOTAL = 4.6563e15
+PUBLISHED_TOTAL = PUBLISHED_TOTALS["berthier"][0]
 
 
 def job_of(s: int, per_grid: int, tail: tuple[int, int, int]):
@@ -135,11 +137,8 @@ def controlled_bias_variance() -> tuple[float, dict[int, float]]:
     heavy classes (c = 28..31 carry 90% of it) are rare among its puzzles, which makes a
     measured SE of a few hundred puzzles read low more often than high."""
     from sudokustudio.sudoku.correction import corrected_mean_variance
-    from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS
 
-    counts = {c: v for c, (v, _) in PUBLISHED_MINIMALS["berthier"].items()}
-    counts[32] = PUBLISHED[32]
-    return corrected_mean_variance(counts)
+    return corrected_mean_variance(PUBLISHED)
 
 
 def controlled_bias_figure(puzzles: int, seed: int, ours: dict[str, float]) -> None:

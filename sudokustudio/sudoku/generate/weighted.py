@@ -328,8 +328,7 @@ def weighted_stats(res: GenResult) -> dict:
         # Kish's effective number of samples behind each class: its finds cluster in few samples
         out["weighted_hist_ess"] = {c: float(w[c] * w[c] / sq[c]) if sq[c] > 0 else 0.0 for c in hist_w}
     out["seed002_z"] = distribution_check(out)
-    out["seed002_untested"] = [c for c in sorted(hist_w) if 20 <= c <= 31 and c in SEED002_SHARES
-                               and c not in out["seed002_z"]]
+    out["seed002_untested"] = [c for c in sorted(hist_w) if c in SEED002_SHARES and c not in out["seed002_z"]]
     return out
 
 
