@@ -16,7 +16,7 @@ from sudokustudio.core import plain
 from sudokustudio.core.batch import BatchJob, OrderedMerger, job_from_spec
 from sudokustudio.core.stats import Moments
 from sudokustudio.jobs.executors import ThreadExecutor
-from sudokustudio.jobs.run import Run, Status, StopRules, run_batches
+from sudokustudio.jobs.run import MAX_HISTORY, Run, Status, StopRules, run_batches
 from sudokustudio.jobs.store import RunStore, StoreError
 
 
@@ -104,6 +104,18 @@ def test_a_failing_batch_is_reported_and_the_run_stops():
     assert out.errors and "batch 3" in out.errors[0] and "planned failure" in out.errors[0]
     assert 3 not in out.total["batches"] and out.status is Status.FAILED
 
+
+
+def test_history_keeps_a_long_runs_first_batches_evenly_on_a_log_scale():
+    """The plots draw the history on a log time axis: 50,000 batches keep batches 1..8, the
+    newest and no hole over a 1/10 doubling (halving every other point kept batch 1 and then
+    nothing before the last ~40% of a run)."""
+    run = Run(GridGuessesJob(grids=1), 1)
+    for n in range(1, 50_001):
+        run._add_history({"batches": n, "cpu_seconds": n * 1e-3})
+    b = np.array([p["batches"] for p in run.snapshot().history])
+    assert len(b) <= MAX_HISTORY and list(b[:8]) == list(range(1, 9)) and b[-1] == 50_000
+    assert np.all(np.diff(b) > 0) and np.diff(np.log2(b[b >= 64])).max() < 0.1
 
 def test_job_round_trips_through_its_spec():
     job = GridGuessesJob(grids=4, holes=40)

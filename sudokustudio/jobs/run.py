@@ -52,7 +52,8 @@ from sudokustudio.jobs.time_left import fixed_length_eta
 
 log = logging.getLogger(__name__)
 
-MAX_HISTORY = 600          # history points kept (thinned by halves)
+MAX_HISTORY = 600          # history points kept, spread evenly over log(batches) (:func:`thin_history`)
+HISTORY_BUCKETS = 256      # history buckets per doubling of the batch count at first (halved as needed)
 _LIVE: "weakref.WeakSet[Run]" = weakref.WeakSet()   # runs whose loop is going, in this process
 HEARTBEAT_EVERY = 5.0      # seconds between heartbeats while batches run long
 RETRY_STORE_EVERY = 1.0    # seconds between attempts to save batches the store refused
@@ -76,6 +77,24 @@ class Status(str, Enum):
     def resumable(self) -> bool:
         return self in (Status.PAUSED, Status.DONE, Status.INTERRUPTED, Status.FAILED)
 
+
+
+def _history_key(point: dict, per_doubling: float) -> int:
+    return math.floor(per_doubling * math.log2(max(point["batches"], 1)))
+
+
+def thin_history(points: list[dict], per_doubling: float) -> list[dict]:
+    """The last point of each bucket of 1/``per_doubling`` of a doubling of the batch count (so
+    the newest point stays).  Buckets even on a log scale keep a long run's first seconds on
+    the plots' log time axis, where halving every other point kept emptying them (a 30 s run
+    kept its first batch and then nothing before 11 s)."""
+    out: list[dict] = []
+    for p in points:
+        if out and _history_key(out[-1], per_doubling) == _history_key(p, per_doubling):
+            out[-1] = p
+        else:
+            out.append(p)
+    return out
 
 @dataclass(frozen=True)
 class StopRules:
@@ -156,6 +175,7 @@ class Run:
         self._status = Status.PAUSED
         self._errors: list[str] = []
         self._history: list[dict] = []
+        self._history_buckets = HISTORY_BUCKETS
         self._cpu = 0.0
         self._batch_seconds: dict[int, float] = {}   # each batch's seconds (the time left fits its costs to them)
         self._elapsed_before = 0.0
@@ -538,12 +558,14 @@ class Run:
     def _add_history(self, point: dict | None) -> None:
         if point is None:
             return
-        self._history.append(point)
-        if len(self._history) > MAX_HISTORY:
-            last = self._history[-1]
-            self._history = self._history[::2]
-            if self._history[-1] is not last:
-                self._history.append(last)
+        h = self._history
+        if h and _history_key(h[-1], self._history_buckets) == _history_key(point, self._history_buckets):
+            h[-1] = point      # the newest point of its bucket
+        else:
+            h.append(point)
+        while len(h) > MAX_HISTORY:
+            self._history_buckets /= 2
+            h = self._history = thin_history(h, self._history_buckets)
 
     # ------------------------------------------------------------------ store
     def _elapsed_now(self) -> float:
