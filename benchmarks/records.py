@@ -65,7 +65,9 @@ def minimals(seconds: float = 120.0, s: int = 30) -> None:
     per_c, tot = job.per_c(out.total), job.total(out.total)
     print(f"subsets s={s}: {out.total.n:,} grids, {out.total.n * job.per_grid:,} probes, "
           f"{out.total.solver_calls:,} solver calls")
-    print(f"{'c':>5} {'per grid':>11} {'RE':>8} {'ESS':>8} {'max':>6}  {'24 core-h':>10} {'goal':>7}")
+    print(f"{'c':>5} {'per grid':>11} {'RE':>8} {'ESS':>8} {'max':>6}  {'24 core-h':>10} {'goal':>7}  "
+          f"{'seed 000':>8} {'÷ ours':>6}  (seed 000's ten-minute RE, and it over ours scaled to 10 min wall)")
+    ten_minutes = math.sqrt(wall / 600.0)     # RE ∝ 1/sqrt(time): ours after 600 s on these 2 threads
     ok = True
     rows = [(c, per_c[c]) for c in sorted(per_c)] + ([("total", tot)] if tot else [])
     for c, v in rows:
@@ -76,9 +78,11 @@ def minimals(seconds: float = 120.0, s: int = 30) -> None:
             verdict += " (UNTRUSTED: heavy tail)"
         if goal is not None and proj > goal:
             ok = False
+        ref = E.PUBLISHED_MINIMALS["seed000"].get(c)
+        vs = f"{100 * ref[1]:>7.3g}% {ref[1] / (v['rel_err'] * ten_minutes):>5.1f}x" if ref else f"{'–':>8} {'':>6}"
         print(f"{c!s:>5} {v['estimate']:>11.4e} {100 * v['rel_err']:>7.3f}% {v['tail']['ess']:>8.3g} "
               f"{100 * v['tail']['max_share']:>5.2g}%  {100 * proj:>9.4f}% "
-              f"{'' if goal is None else f'{100 * goal:.2g}%':>7} {verdict}")
+              f"{'' if goal is None else f'{100 * goal:.2g}%':>7}  {vs} {verdict}")
     missing = [c for c in MINIMAL_GOALS if c not in per_c]
     if missing:
         ok = False

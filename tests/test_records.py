@@ -132,11 +132,12 @@ def test_report_table_columns_and_rows():
     read = list(csv.DictReader(io.StringIO(text)))
     assert list(read[0]) == COLUMNS == ["c", "estimate", "rel_err", "ci95_lo", "ci95_hi", "samples",
                                         "core_seconds", "seed", "version", "ess", "max_share", "tail_warning",
-                                        "afmob", "afmob_rel_err", "berthier", "berthier_rel_err"]
+                                        "afmob", "afmob_rel_err", "berthier", "berthier_rel_err", "seed000",
+                                        "seed000_rel_err"]
     assert read[1]["seed"] == "4" and int(read[1]["samples"]) == total.n
     assert float(read[1]["estimate"]) == rows[1]["estimate"]
     md = to_markdown(rows)
-    assert md.count("\n") == 2 + len(rows) and "Afmob 2015" in md
+    assert md.count("\n") == 2 + len(rows) and "Afmob 2015" in md and "seed 000 (10 min)" in md
     g = GridCountJob("2x3", "fc", 200)
     grow = report_rows(g, g.run_batch(0, 1), 9)
     assert len(grow) == 1 and grow[0]["c"] == "grids 2x3"
@@ -147,6 +148,9 @@ def test_report_shows_published_figures_for_9x9():
 
     assert _published(24, "3x3")["afmob"] == 1.064e14 and _published(31, "3x3")["berthier"] == 1.1240e12
     assert _published("all", "3x3")["berthier"] == 4.6563e15 and _published(5, "2x2")["afmob"] is None
+    # seed 000's ten-minute table, from which the record table starts: its c = 22 and its RE
+    assert _published(22, "3x3")["seed000"] == 1.7614e11 and _published(22, "3x3")["seed000_rel_err"] == 0.0542
+    assert _published("all", "3x3")["seed000"] is None
 
 
 def test_cli_report_from_a_stored_run(tmp_path, capsys):

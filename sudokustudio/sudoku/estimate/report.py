@@ -15,7 +15,10 @@ from sudokustudio.sudoku.estimate.grids import GridCountJob
 from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS, MinimalsJob
 
 COLUMNS = ["c", "estimate", "rel_err", "ci95_lo", "ci95_hi", "samples", "core_seconds", "seed", "version",
-           "ess", "max_share", "tail_warning", "afmob", "afmob_rel_err", "berthier", "berthier_rel_err"]
+           "ess", "max_share", "tail_warning", "afmob", "afmob_rel_err", "berthier", "berthier_rel_err",
+           "seed000", "seed000_rel_err"]
+#: the published figures beside ours (``PUBLISHED_MINIMALS``' keys), in column order
+SOURCES = ("afmob", "berthier", "seed000")
 
 
 def report_rows(job, total, seed: int) -> list[dict]:
@@ -49,7 +52,7 @@ def _tail(t: dict) -> dict:
 
 def _published(c, box) -> dict:
     out = {}
-    for who in ("afmob", "berthier"):
+    for who in SOURCES:
         if box == "3x3" and c == "all":
             val = PUBLISHED_TOTALS.get(who)
         else:
@@ -86,11 +89,11 @@ def _num(x) -> str:
 
 def to_markdown(rows: list[dict]) -> str:
     head = ["c", "estimate", "RE", "95% CI", "samples", "core-s", "seed", "version", "ESS", "max share",
-            "tail", "Afmob 2015", "Berthier 2009"]
+            "tail", "Afmob 2015", "Berthier 2009", "seed 000 (10 min)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for r in rows:
         pub = [f"{_num(r[w])} ({_pct(r[w + '_rel_err'])})" if r[w] is not None else "–"
-               for w in ("afmob", "berthier")]
+               for w in SOURCES]
         lines.append("| " + " | ".join([
             str(r["c"]), _num(r["estimate"]), _pct(r["rel_err"]), f"[{_num(r['ci95_lo'])}, {_num(r['ci95_hi'])}]",
             f"{r['samples']:,}", f"{r['core_seconds']:.1f}", str(r["seed"]), r["version"], f"{r['ess']:.4g}",
