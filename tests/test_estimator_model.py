@@ -138,12 +138,12 @@ def test_panel_warns_while_the_tail_is_heavy_and_the_table_shows_published_figur
     panel = model.panel(view, 0.01)
     assert "Heavy tail" in panel.warning and any(line.startswith("tail: ESS") for line in panel.lines)
     assert any("no published count" in line for line in panel.lines)
-    # 9x9 minimal puzzles: the table puts Afmob's and Berthier's figures beside the run's
+    # 9x9 minimal puzzles: the table puts Afmob's, Berthier's and seed 000's figures beside the run's
     mj = MinimalsJob("subsets", "3x3", grids_per_batch=16, per_grid=8)
     mrun = run_batches(mj, 9, 1, workers=1).run
     rows = EstimatorModel.minimal_table(SimpleNamespace(run=mrun))
-    assert len(EstimatorModel.TABLE_HEADER) == len(rows[0]) == 8
+    assert len(EstimatorModel.TABLE_HEADER) == len(rows[0]) == len(rows[-1]) == 9
     by_c = {r[0]: r for r in rows}
-    assert "1.0640e+14" in by_c["24"][5] and "1.0637e+14" in by_c["24"][6]
+    assert "1.0640e+14" in by_c["24"][5] and "1.0637e+14" in by_c["24"][6] and "1.0672e+14 (1.9%)" in by_c["24"][7]
     assert rows[-1][0].count("..") == 1 and "4.6563e+15" in rows[-1][6]
     assert all(r[4] in ("ok", "CHECK") for r in rows)

@@ -367,13 +367,14 @@ class EstimatorModel:
                 guide = pts[-1]
         return c_focus, bars, rel, guide
 
-    TABLE_HEADER = ["c", "found", "per grid", "RE", "tail", "Afmob 2015", "Berthier 2009", "÷ Afmob"]
+    TABLE_HEADER = ["c", "found", "per grid", "RE", "tail", "Afmob 2015", "Berthier 2009", "seed 000 (10 min)",
+                    "÷ Afmob"]
 
     @staticmethod
     def minimal_table(view: RunView | None) -> list[list[str]]:
         """Rows of the per-c table (``TABLE_HEADER``), then the total: the run's figures beside
-        Afmob's and Berthier's (E.PUBLISHED_MINIMALS, 9x9 only); tail "CHECK" flags an RE that
-        cannot be trusted yet."""
+        Afmob's, Berthier's and seed 000's ten-minute run (E.PUBLISHED_MINIMALS, 9x9 only); tail
+        "CHECK" flags an RE that cannot be trusted yet."""
         if view is None or not isinstance(view.run.job, E.MinimalsJob):
             return []
         job = view.run.job
@@ -393,14 +394,14 @@ class EstimatorModel:
             d = per_c[c]
             a, b = pub("afmob", c), pub("berthier", c)
             rows.append([str(c), f"{d['found']:,}", f"{d['estimate']:.4e}", f"{100 * d['rel_err']:.2f}%",
-                         "CHECK" if d["tail"]["warning"] else "ok", cell(a), cell(b),
+                         "CHECK" if d["tail"]["warning"] else "ok", cell(a), cell(b), cell(pub("seed000", c)),
                          f"{d['estimate'] / a[0]:.4f}" if a else "–"])
         tot = job.total(view.run.total)
         if tot is not None:
             lo, hi = tot["c_range"]
             rows.append([f"{lo}..{hi}", f"{sum(d['found'] for d in per_c.values()):,}", f"{tot['estimate']:.4e}",
                          f"{100 * tot['rel_err']:.2f}%", "CHECK" if tot["tail"]["warning"] else "ok", "–",
-                         cell(pub("berthier", "all")), "–"])
+                         cell(pub("berthier", "all")), "–", "–"])
         return rows
 
     # ------------------------------------------------------------------ export

@@ -222,24 +222,26 @@ class EstimatorTab(QWidget):
         gpage.addWidget(self.conv_plot)
         gpage.addWidget(self.re_plot)
         self.pages.addWidget(gpage)
+        # the table over the full width (the run beside three published tables), the plots below it
         mpage = QSplitter(Qt.Vertical)
-        top = QSplitter(Qt.Horizontal)
         self.table = QTableWidget(0, len(EstimatorModel.TABLE_HEADER))
         self.table.setHorizontalHeaderLabels(EstimatorModel.TABLE_HEADER)
         self.table.verticalHeader().setVisible(False)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeToContents)
-        self.table.setToolTip("The run shown on the left beside Afmob 2015 and Berthier 2009 (REFERENCES.md); "
+        self.table.setToolTip("The run shown on the left beside Afmob 2015, Berthier 2009 (REFERENCES.md) and "
+                              "seed 000's ten-minute run (subsets, s = 30: where the records started); "
                               "the last row is the total over c (its RE summed per grid); tail CHECK: the RE "
                               "cannot be trusted yet (ESS < 100 or one grid > 5% of the sum)")
-        top.addWidget(self.table)
+        mpage.addWidget(self.table)
+        plots = QSplitter(Qt.Horizontal)
         self.bar_plot = MinimalsBarPlot()
-        top.addWidget(self.bar_plot)
-        top.setSizes([420, 560])
-        mpage.addWidget(top)
+        plots.addWidget(self.bar_plot)
         self.mre_plot = RelErrPlot()
         self.mre_plot.setLabel("left", "relative error at c (%)")
-        mpage.addWidget(self.mre_plot)
-        mpage.setSizes([480, 300])
+        plots.addWidget(self.mre_plot)
+        plots.setSizes([500, 500])
+        mpage.addWidget(plots)
+        mpage.setSizes([400, 380])
         self.pages.addWidget(mpage)
         rlay.addWidget(self.pages)
         return right
