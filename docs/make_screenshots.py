@@ -1,11 +1,12 @@
 """Render the README's window screenshots offscreen, from real runs.
 
-    python3 docs/make_screenshots.py [--seconds 20] [--only window,generators,estimator,ua,atlas]
+    python3 docs/make_screenshots.py [--seconds 20] [--only window,generators,estimator,minimals,ua,atlas]
 
 window.png: the whole window on the Generators tab after every generator has
 run for --seconds (with seed 002's 001-puzzles imported for comparison);
 generators.png: that tab alone; estimator.png: Ridder's sampler against ours on 9×9
-(--seconds/2 and --seconds); ua.png: the Unavoidable sets tab after a UA
+(--seconds/2 and --seconds); estimator_minimals.png: a subsets run (s = 30) of --seconds
+beside the published tables; ua.png: the Unavoidable sets tab after a UA
 harvest and a 17-clue search on the grid of a known 17-clue puzzle;
 browser.png: the Collections tab with a W path step on the grid (``shoot_browser``);
 survo_atlas.png: the Survo tab's Atlas view after a complete run of
@@ -47,7 +48,8 @@ def pump(app: QApplication, seconds: float, until=None) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0, help="generator run time (default 20)")
-    ap.add_argument("--only", default="window,generators,estimator,ua,atlas,browser", help="comma-separated shots")
+    ap.add_argument("--only", default="window,generators,estimator,minimals,ua,atlas,browser",
+                    help="comma-separated shots")
     ap.add_argument("--atlas-size", default="3x6", help="size of the atlas shot (default 3x6)")
     ap.add_argument("--atlas-file", default=None, help="open this atlas file instead of running the size")
     args = ap.parse_args()
@@ -104,6 +106,18 @@ def main() -> int:
                 pump(app, 60, until=lambda: view.run.finished)
         pump(app, 1.0)
         est.grab().save(str(OUT / "estimator.png"))
+
+    if "minimals" in shots:
+        i, est = tab_of(EstimatorTab)
+        win.tabs.setCurrentIndex(i)
+        est.what.setCurrentIndex(1)     # minimal puzzles per grid: subsets, s = 30
+        view = est.start_run()
+        pump(app, args.seconds)
+        est.stop_run()
+        if view is not None:
+            pump(app, 60, until=lambda: view.run.finished)
+        pump(app, 1.0)
+        est.grab().save(str(OUT / "estimator_minimals.png"))
 
     if "ua" in shots:
         i, ua = tab_of(UATab)
