@@ -22,7 +22,7 @@ Statuses: queued (waiting for its kernels or its executor) -> running ->
 stopping -> paused (stopped early, resumable) | done | failed; a run found
 live in the store whose process is gone is "interrupted" (resumable).
 
-The file is ~690 lines because ``Run`` is one state machine (its loop, stop
+The file is ~710 lines because ``Run`` is one state machine (its loop, stop
 rules, store commits with retry, snapshot and resume share its locked state);
 the executors, the time-left rules and the Qt adapter are in modules of their own.
 """
