@@ -78,7 +78,6 @@ class Status(str, Enum):
         return self in (Status.PAUSED, Status.DONE, Status.INTERRUPTED, Status.FAILED)
 
 
-
 def _history_key(point: dict, per_doubling: float) -> int:
     return math.floor(per_doubling * math.log2(max(point["batches"], 1)))
 
@@ -95,6 +94,7 @@ def thin_history(points: list[dict], per_doubling: float) -> list[dict]:
         else:
             out.append(p)
     return out
+
 
 @dataclass(frozen=True)
 class StopRules:
