@@ -78,7 +78,7 @@ def test_staged_redraws_end_on_the_newest_drawing(qtbot, settings):
     keys = {c.key for c in newest.curves}
     assert len(keys) == 2 and shown(tab.hist_plot) == keys and shown(tab.metric_plot) == keys
     cols = [tab.table.horizontalHeaderItem(j).text() for j in range(tab.table.columnCount())]
-    assert "bottom-up" in cols and tab._pending_metric is None and tab._pending_table is None
+    assert "bottom-up" in cols and tab._stages.pending == 0
     tab.shutdown()
 
 

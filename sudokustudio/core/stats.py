@@ -180,12 +180,6 @@ class Moments:
                    **{k: d.get(k, 0.0) for k in ("q1", "q2")})
 
 
-def relative_error(mean: float, sd: float, n: float) -> float:
-    if n <= 0 or mean == 0 or sd != sd:
-        return float("nan")
-    return abs(sd / (mean * math.sqrt(n)))
-
-
 # Tail diagnostics of an importance-sampling estimate (sum of non-negative sample values w_i).
 # The RE sd/(mean sqrt n) is itself estimated from the samples; with heavy-tailed weights it is
 # too small until the rare large weights have been seen.  Rule (documented in README): the RE is

@@ -26,7 +26,7 @@ from sudokustudio.models.estimator import GRIDS, MINIMALS, EstimatorModel, Estim
 from sudokustudio.sudoku import estimate as E
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.widgets.est_plots import ConvergencePlot, MinimalsBarPlot, RelErrPlot
-from sudokustudio.ui.widgets.steady_plot import REDRAW_STAGGER_MS
+from sudokustudio.ui.widgets.steady_plot import StagedUpdates
 from sudokustudio.ui.widgets.table_fill import fill_table
 
 
@@ -47,6 +47,7 @@ class EstimatorTab(QWidget):
         self.model = EstimatorModel(store, lambda: window_executor(self.settings), gate=_kernel_gate())
         self.calls = BackgroundCalls(self, "Estimator")
         self._drawn = None
+        self._stages = StagedUpdates(self)
         self._reported: set[str] = set()
         self._resume_when_open: set[int] = set()
         self._build()
@@ -476,12 +477,7 @@ class EstimatorTab(QWidget):
                                        size="10pt")
 
             stages = [bar_plot, table, rel_err]
-        stages[0]()
-        for k, stage in enumerate(stages[1:], start=1):
-            if staggered:
-                QTimer.singleShot(k * REDRAW_STAGGER_MS, self, stage)
-            else:
-                stage()
+        self._stages.run(stages, staggered)
         self._update_panel()
         self._update_buttons()
 

@@ -26,7 +26,7 @@ from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_T
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
-from sudokustudio.ui.widgets.steady_plot import REDRAW_STAGGER_MS, SteadyRange, cache_axes
+from sudokustudio.ui.widgets.steady_plot import StagedUpdates, SteadyRange, cache_axes
 from sudokustudio.ui.widgets.table_fill import fill_table
 
 #: what an export writes: everything, or the first puzzle of each isomorphism class (sudoku.canon)
@@ -88,8 +88,7 @@ class GeneratorsTab(QWidget):
         self.rows: dict[str, dict] = {}
         self._curves: dict = {}
         self._versions: dict = {}    # the data each curve shows (GenDrawing's SeriesCurves.version)
-        self._pending_metric: GenDrawing | None = None   # drawings whose later stages are due (_show)
-        self._pending_table: GenDrawing | None = None
+        self._stages = StagedUpdates(self)     # a drawing's plots and table, shown in turn (_show)
         self._titles: dict = {}
         self._drawn = None
         self._build()
@@ -415,35 +414,16 @@ class GeneratorsTab(QWidget):
             self.drawings.submit("drawing", lambda: self.model.drawing(metric), on_done=self._show)
 
     def _show(self, drawing: GenDrawing, staggered: bool = True) -> None:
-        """Show a drawing: the clue-count plot at once, the metric plot ``REDRAW_STAGGER_MS``
-        later and the table as much again (``staggered``), each after the one before has
-        painted: one pass of the event loop had laid out and painted all three (the longest UI
-        stall of four generators at once 23-35 ms, 10-20 ms staged)."""
+        """Show a drawing: the clue-count plot at once, then the metric plot and the table, each
+        ``REDRAW_STAGGER_MS`` after the one before has painted (``staggered``; a newer drawing
+        takes over the stages left): one pass of the event loop had laid out and painted all
+        three (the longest UI stall of four generators at once 23-35 ms, 10-20 ms staged)."""
         names = [self.metric_combo.itemText(i) for i in range(self.metric_combo.count())]
         for k in drawing.metric_names:
             if k not in names:
                 self.metric_combo.addItem(k)
-        self._draw(drawing, "hist")
-        # each later stage shows the newest drawing it has not shown yet
-        self._pending_metric = self._pending_table = drawing
-        if staggered:
-            QTimer.singleShot(REDRAW_STAGGER_MS, self, self._show_metric)
-        else:
-            self._show_metric(staggered=False)
-
-    def _show_metric(self, staggered: bool = True) -> None:
-        d, self._pending_metric = self._pending_metric, None
-        if d is not None:
-            self._draw(d, "metric")
-            if staggered:
-                QTimer.singleShot(REDRAW_STAGGER_MS, self, self._show_table)
-            else:
-                self._show_table()
-
-    def _show_table(self) -> None:
-        d, self._pending_table = self._pending_table, None
-        if d is not None:
-            self._fill_table(d)
+        self._stages.run([lambda: self._draw(drawing, "hist"), lambda: self._draw(drawing, "metric"),
+                          lambda: self._fill_table(drawing)], staggered)
 
     def _curve(self, plot, key: str, name: str | None):
         """A persistent curve per (plot, series): updated with setData, never re-created

@@ -8,13 +8,14 @@ fills too little of it, and ``cache_axes`` keeps each axis as a pixmap: a
 redraw whose range did not change repaints the curves only (~2 ms).  A range
 that does move redraws those pixmaps, which span the plot when it has a grid;
 ``major_grid_only`` keeps the grid to the labelled ticks, 2-4x cheaper then.
-A tab with several plots updates them ``REDRAW_STAGGER_MS`` apart, so that one pass of the
-event loop lays out and paints one of them.
+A tab with several plots updates them ``REDRAW_STAGGER_MS`` apart (``StagedUpdates``), so
+that one pass of the event loop lays out and paints one of them.
 """
 from __future__ import annotations
 
 import math
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QGraphicsItem
 
 AXES = ("left", "bottom", "right", "top")
@@ -22,6 +23,41 @@ AXES = ("left", "bottom", "right", "top")
 #: first plot's paint, and both painted in one pass (~20-30 ms at an estimator run's start)
 REDRAW_STAGGER_MS = 15
 
+
+
+class StagedUpdates:
+    """A tab's view updates, run ``REDRAW_STAGGER_MS`` apart: the first at once, each next one
+    after the one before has painted.  A newer set of stages drops what is left of an older
+    one, so each view shows the newest data and nothing runs twice.  ``owner`` (a QObject)
+    bounds the timers' life: none fires once it is gone."""
+
+    def __init__(self, owner):
+        self._owner = owner
+        self._generation = 0
+        self.pending = 0      # stages scheduled and not run yet
+
+    def run(self, stages, staggered: bool = True) -> None:
+        self._generation += 1
+        stages[0]()
+        rest = list(stages[1:])
+        if not staggered:
+            self.pending = 0
+            for stage in rest:
+                stage()
+            return
+        self.pending = len(rest)
+        self._schedule(self._generation, rest)
+
+    def _schedule(self, generation: int, rest: list) -> None:
+        if rest:
+            QTimer.singleShot(REDRAW_STAGGER_MS, self._owner, lambda: self._step(generation, rest))
+
+    def _step(self, generation: int, rest: list) -> None:
+        if generation != self._generation:    # a newer set of stages has replaced these
+            return
+        self.pending -= 1
+        rest[0]()
+        self._schedule(generation, rest[1:])
 
 def cache_axes(plot) -> None:
     """Keep the axes (and their grid lines) of a PlotWidget or PlotItem as pixmaps, drawn again
