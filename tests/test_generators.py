@@ -111,14 +111,30 @@ def a_batches(total, job):
     return total.tries // job.spec["per_batch"]
 
 
-def _stratum_weights(job, clues):
-    """1/Pr(inside a subset of the stratum counting that clue count) / its subsets per grid."""
+def _weights_of_strata(job, clues, weights):
+    """Whether every puzzle weighs 1/Pr(inside a subset of a stratum counting its clue count) /
+    that stratum's subsets per grid, from the spec alone: the main stratum's below the tail, the
+    tail's (all its subsets) from tail_from up, and for the class below the tail, counted by
+    the main stratum and the deeper tail subsets both, either one's weight times its pooled
+    share (alpha, 1 - alpha: the shares of least Poisson variance)."""
     from sudokustudio.sudoku.generate import inclusion_weights
 
     sp = job.spec
-    tail = sp["tail_per_grid"] > 0 and clues >= sp["tail_from"]
     main = inclusion_weights(sp["s"])[clues] / sp["per_grid"]
-    return np.where(tail, inclusion_weights(sp["tail_s"])[clues] / max(sp["tail_per_grid"], 1), main)
+    if not sp["tail_per_grid"]:
+        return bool(np.allclose(weights, main))
+    tail_w = inclusion_weights(sp["tail_s"])
+    tail = tail_w[clues] / sp["tail_per_grid"]
+    c = sp["tail_from"] - 1
+    expected = np.where(clues >= sp["tail_from"], tail, main)
+    ok = np.isclose(weights, expected)
+    if sp["tail_deep"]:
+        u_main = inclusion_weights(sp["s"])[c] / sp["per_grid"]
+        u_deep = tail_w[c] / sp["tail_deep"]
+        alpha = u_deep / (u_main + u_deep)
+        pooled = (clues == c) & (np.isclose(weights, alpha * u_main) | np.isclose(weights, (1 - alpha) * u_deep))
+        ok = np.where(clues == c, pooled, ok)
+    return bool(ok.all())
 
 
 def test_weighted_subsets_outputs_are_minimal_and_weighted():
@@ -131,7 +147,7 @@ def test_weighted_subsets_outputs_are_minimal_and_weighted():
     _assert_minimal(a.puzzles)
     s = job.spec["s"]
     w = inclusion_weights(s)
-    assert np.allclose(a.weights, _stratum_weights(job, a.clues))   # pool grids weigh 1
+    assert _weights_of_strata(job, a.clues, a.weights)   # pool grids weigh 1
     assert math.isclose(w[s], math.comb(81, s))
     assert math.isclose(w[s - 1], math.comb(81, s) / math.comb(82 - s, 1))
     assert w[s + 1] == 0
@@ -235,7 +251,7 @@ def test_weighted_subsets_with_sequential_grids():
         _assert_minimal(a.puzzles)
         # the grid's weight 1/(q * number of grids) is in how many subsets it got: a puzzle
         # weighs 1/Pr(inside a subset) / (subsets per grid of weight 1)
-        assert np.allclose(a.weights, _stratum_weights(job, a.clues))
+        assert _weights_of_strata(job, a.clues, a.weights)
     with pytest.raises(ValueError, match="grid source"):
         WeightedSubsetsJob(grid_source="solver")
 
@@ -309,24 +325,59 @@ def test_generator_jobs_share_their_totals():
 
 def test_weighted_subsets_tail_stratum_counts_its_classes_and_stays_unbiased():
     """The strata split the clue classes: with the main stratum's 30-clue subsets taking c <= 26
-    and the tail's 32-clue ones c >= 27 (so both carry about half the mass), the weighted mean
-    still agrees with the real 26.577, every puzzle comes from its class's stratum with that
-    stratum's weight, and a wrong tail weight would move the mean by far more than allowed."""
-    from sudokustudio.sudoku.generate import WeightedSubsetsJob
+    and the tail's 32-clue ones c >= 27 (so both carry about half the mass), and one tail
+    subset a grid searched down to 26 clues, its 26-clue finds pooled with the main stratum's,
+    the weighted mean still agrees with the real 26.577, every puzzle comes from a stratum
+    counting its class with that stratum's weight, and a wrong tail weight would move the mean
+    by far more than allowed."""
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob, inclusion_weights
 
     job = WeightedSubsetsJob(per_batch=200, pool_size=64, difficulty=[], s=30, tail_s=32, tail_from=27,
-                             tail_per_grid=4)
+                             tail_per_grid=4, tail_deep=1)
+    assert [tuple(r) for r in job.strata()[0]] == [(30, 4, 0, 27), (32, 1, 26, 82), (32, 3, 27, 82)]
     total = _run(job, 17, 10)
     d = job.describe(total)
     _within(d["weighted_mean"], 26.577, d["weighted_mean_se"])
     assert d["weighted_mean_se"] < 0.15        # 4 SE is well under the shift a wrong weight gives
     found = total.extra["found"]
     assert found[22:27].sum() > 0 and found[27:30].sum() > 0      # both strata found puzzles
-    assert np.allclose(total.weights, _stratum_weights(job, total.clues))
+    assert _weights_of_strata(job, total.clues, total.weights)
     # the main stratum's weights for the tail's classes are 6-24x the tail's (30- against
-    # 32-clue subsets): the tail's finds weighed as the main's would lift the mean by over 1
-    main_w, tail_w = job.strata()[1][0][27:30], job.strata()[1][1][27:30]
-    assert np.all(main_w / tail_w > 5)
+    # 32-clue subsets, 4 a grid each): the tail's finds weighed as the main's would lift the
+    # mean by over 1
+    assert np.all(inclusion_weights(30)[27:30] / inclusion_weights(32)[27:30] > 5)
+
+
+@pytest.mark.parametrize("spec", [(32, 4, 33, 30, 7, 1), (32, 4, 33, 30, 8, 3), (30, 4, 32, 27, 4, 4),
+                                  (28, 4, 33, 30, 2, 1), (32, 4, 33, 30, 5, 0)])
+def test_pooled_strata_count_every_class_once_with_the_least_poisson_variance(spec):
+    """For every clue count, summed over the strata counting it, E[finds a grid] x weight =
+    subsets x Pr(inside) x inv_pr / subsets is exactly 1 (each class estimated without bias);
+    the pooled class's shares are the ones of least Poisson variance (moving alpha either way
+    raises it); and no class below 17 or above the largest subset is counted."""
+    from sudokustudio.sudoku.generate.weighted import inclusion_weights, poisson_units, pooled_strata
+
+    s, per_grid, tail_s, tail_from, tail_per_grid, deep = spec
+    strata, inv_pr = pooled_strata(*spec)
+    expected = np.zeros(82)
+    for (size, k, lo, hi), row in zip(strata, inv_pr):
+        w = inclusion_weights(int(size))
+        pr = np.divide(1.0, w, out=np.zeros(82), where=w > 0)
+        expected[lo:hi] += (k * pr * row / k)[lo:hi]
+    top = max(s, tail_s)
+    assert np.allclose(expected[:top + 1], 1.0) and not expected[top + 1:].any()
+    units = poisson_units(strata, inv_pr)
+    c = tail_from - 1
+    if deep and c <= s:
+        main_u, deep_u = inclusion_weights(s)[c] / per_grid, inclusion_weights(tail_s)[c] / deep
+        assert math.isclose(units[c], 1 / (1 / main_u + 1 / deep_u))      # inverse-variance pooling
+        for da in (-0.05, 0.05):
+            rows = inv_pr.copy()
+            rows[0, c] *= 1 + da
+            rows[1, c] = inclusion_weights(tail_s)[c] - rows[0, c] / inclusion_weights(s)[c] * \
+                inclusion_weights(tail_s)[c]
+            assert poisson_units(strata, rows)[c] > units[c]
+    assert math.isclose(units[tail_from], inclusion_weights(tail_s)[tail_from] / tail_per_grid)
 
 
 def test_weighted_subsets_runs_stored_before_the_tail_resume_without_it():
@@ -341,7 +392,9 @@ def test_weighted_subsets_runs_stored_before_the_tail_resume_without_it():
     b = WeightedSubsetsJob(per_batch=30, pool_size=8, difficulty=[], tail_per_grid=0).run_batch(0, 5)
     assert np.array_equal(a.puzzles, b.puzzles) and np.array_equal(a.extra["whist"], b.extra["whist"])
     new = WeightedSubsetsJob(per_batch=30, pool_size=8, difficulty=[])
-    assert [tuple(r) for r in new.strata()[0]] == [(32, 4, 0, 30), (33, 8, 30, 82)]
+    assert [tuple(r) for r in new.strata()[0]] == [(32, 4, 0, 30), (33, 1, 29, 82), (33, 6, 30, 82)]
+    before_deep = WeightedSubsetsJob.from_spec({k: v for k, v in new.spec.items() if k != "tail_deep"})
+    assert before_deep.spec["tail_deep"] == 0 and len(before_deep.strata()[0]) == 2
 
 
 def test_weighted_subsets_bad_tail_options_are_named():
@@ -352,6 +405,9 @@ def test_weighted_subsets_bad_tail_options_are_named():
     with pytest.raises(ValueError, match="tail stratum"):
         WeightedSubsetsJob(tail_s=33, tail_from=34)
     WeightedSubsetsJob(tail_s=33, tail_from=34, tail_per_grid=0)   # no stratum: its sizes do not matter
+    with pytest.raises(ValueError, match="deeper tail subsets per grid"):
+        WeightedSubsetsJob(tail_per_grid=2, tail_deep=3)
+    assert WeightedSubsetsJob(tail_per_grid=0).spec["tail_deep"] == 0
 
 
 def test_a_clue_share_seen_in_few_samples_is_not_tested_against_seed_002():
@@ -374,8 +430,9 @@ def test_weighted_subsets_distribution_agrees_with_seed_002_class_by_class():
     from sudokustudio.sudoku.generate import WeightedSubsetsJob
     from sudokustudio.sudoku.generate.weighted import SEED002_SHARES, distribution_check
 
+    # 4,000 samples: the 28-clue class, one find in ~100 samples, reads ESS 8-11 after 2,000
     job = WeightedSubsetsJob(per_batch=200, grid_source="sequential", difficulty=[])
-    total = _run(job, 23, 10)
+    total = _run(job, 23, 20)
     d = job.describe(total)
     z = distribution_check(d)
     assert set(range(22, 29)) <= set(z), sorted(z)

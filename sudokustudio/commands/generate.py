@@ -36,8 +36,12 @@ def register(sub) -> None:
                    help="weighted-subsets: subset size s, 17..40 (default 32, weighted.DEFAULT_SUBSET_SIZE)")
     p.add_argument("--tail-per-grid", type=limits.whole(0, 1000), default=None,
                    help="weighted-subsets: subsets per grid of the tail stratum, which counts the minimals "
-                        "of 30 clues or more in 33-clue subsets (default 8; 0: none, every class from the "
+                        "of 30 clues or more in 33-clue subsets (default 7; 0: none, every class from the "
                         "s-subsets as before)")
+    p.add_argument("--tail-deep", type=limits.whole(0, 1000), default=None,
+                   help="weighted-subsets: of the tail's subsets per grid, those searched one clue deeper, "
+                        "whose 29-clue finds are pooled with the s-subsets' (default 1, at most "
+                        "--tail-per-grid)")
     p.add_argument("--difficulty", metavar="NAMES", default=None,
                    help="comma-separated difficulty metrics per puzzle (guesses, brt, W; default: guesses,brt "
                         "for top-down/bottom-up, all for the slow generators; 'none' for none)")
@@ -104,7 +108,7 @@ def _run_one(args, bands, mask=None):
     job, n_batches = build_job(args.method, args.n, grid_source=args.grid_source, blind=args.blind,
                                subset_size=args.subset_size, difficulty=parse_metrics(args.difficulty),
                                bands=bands, mask=mask, symmetry=args.symmetry, max_grids=args.max_grids,
-                               tail_per_grid=args.tail_per_grid)
+                               tail_per_grid=args.tail_per_grid, tail_deep=args.tail_deep)
     open_ended = n_batches is None or args.method in ("pattern", "symmetry")
     job.warm_up()
     t0 = work_started()

@@ -40,14 +40,15 @@ METRIC_TITLES = {"guesses": "solver guesses", "brt": "BRT (singles solve)", "W":
 
 
 def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=None, difficulty=None,
-              bands=None, mask=None, symmetry=None, max_grids=None, tail_per_grid=None):
+              bands=None, mask=None, symmetry=None, max_grids=None, tail_per_grid=None, tail_deep=None):
     """(job, number of batches or None when the run stops at n puzzles) for a generator by name.
 
     ``bands``: target difficulty (``generate.bands``; texts like "W:3-5" or [name, lo, hi]); with
     bands the fixed-length generators run until n puzzles are kept.  ``mask`` (pattern) and
     ``symmetry`` (symmetry): see ``generate.pattern``; ``max_grids`` caps the grids they try
-    (the run then stops with fewer than n puzzles); ``tail_per_grid``: the weighted sampler's
-    tail subsets per grid (None: its default; 0: no tail stratum)."""
+    (the run then stops with fewer than n puzzles); ``tail_per_grid``, ``tail_deep``: the
+    weighted sampler's tail subsets per grid and how many of them are searched one clue deeper
+    (None: its defaults; 0: no tail stratum, no deeper subsets)."""
     from sudokustudio.sudoku.generate import GeneratorJob
     from sudokustudio.sudoku.generate.bands import check_bands
 
@@ -63,7 +64,7 @@ def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=No
         from sudokustudio.sudoku.generate import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
 
         per = -(-n // -(-n // 100))      # <= 100 samples per batch (a batch under a second), as even as possible
-        tail = {} if tail_per_grid is None else {"tail_per_grid": tail_per_grid}
+        tail = {k: v for k, v in (("tail_per_grid", tail_per_grid), ("tail_deep", tail_deep)) if v is not None}
         return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
                                   grid_source=grid_source or "pool", bands=bands, **tail), -(-n // per)
     if method not in METHODS:

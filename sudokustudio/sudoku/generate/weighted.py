@@ -16,8 +16,12 @@ correlated within a sample.
 
 Two strata by clue count: the classes from TAIL_FROM clues up are counted in
 larger subsets searched only down to TAIL_FROM clues (``minimals_in_subset``'s
-floor), where they turn up an order of magnitude more often for little cost;
-the two strata's classes do not overlap, so their weighted sums add up.
+floor), where they turn up an order of magnitude more often for little cost.
+TAIL_DEEP of the tail's subsets a grid are searched one clue deeper, and
+their (TAIL_FROM - 1)-clue finds are pooled with the main stratum's count of
+that class: each stratum's estimate of a class is unbiased, so any fixed
+weights summing to one keep the pool unbiased; the weights are the ones of
+least Poisson variance (``pooled_strata``).
 
 Grid sources: "pool" (isomorphs of a pool of solver grids; grid weight 1,
 biased like every finite pool) or "sequential" (the estimator's sequential
@@ -62,13 +66,63 @@ DEFAULT_PER_GRID = 4
 #: long-run variance of the mean clue count (benchmarks/weighted_classes.py).
 TAIL_SUBSET_SIZE = 33
 TAIL_FROM = 30
-TAIL_PER_GRID = 8
+TAIL_PER_GRID = 7
+#: of the tail's subsets a grid, those searched one clue deeper (to TAIL_FROM - 1): the
+#: 29-clue class, otherwise counted only in the 32-clue subsets (one find in ~10,000 subsets),
+#: carried two thirds of the variance of the mean clue count; a 33-clue subset holds a given
+#: 29-clue minimal 8.25x as often and, searched down to 29, costs 0.66 ms (4x its search to 30)
+TAIL_DEEP = 1
 #: puzzles of a batch checked for minimality by the solver (``verify``), spread over the batch
 VERIFIED_PER_BATCH = 256
 WEIGHTED_SOURCES = {
     "pool": "random isomorphs of a pool of solver grids (grid weight 1; biased: a finite pool)",
     "sequential": "the estimator's sequential grid sampler with weight 1/q(grid): unbiased over all grids",
 }
+
+
+def pooled_strata(s: int, per_grid: int, tail_s: int, tail_from: int, tail_per_grid: int,
+                  tail_deep: int) -> tuple[np.ndarray, np.ndarray]:
+    """(strata rows (s, per_grid, lo, hi), inv_pr per row) for ``subsets_kernel``.
+
+    The main stratum counts c < tail_from; the tail's tail_per_grid subsets all count c >=
+    tail_from, each find weighing 1/Pr / tail_per_grid whichever search found it; tail_deep of
+    them count class tail_from - 1 too, pooled with the main stratum's count of it.  A stratum's
+    count of a class estimates it without bias, so shares alpha and 1 - alpha do too; alpha is
+    the one of least Poisson variance, u_deep / (u_main + u_deep) with u = (1/Pr) / subsets."""
+    main = inclusion_weights(s)
+    if not tail_per_grid:
+        return np.array([(s, per_grid, 0, 82)], dtype=np.int64), main[None, :]
+    tail = inclusion_weights(tail_s)
+    tail[:tail_from] = 0.0
+    rows, inv = [(s, per_grid, 0, tail_from)], [main]
+    if tail_deep:
+        c = tail_from - 1
+        u_main = main[c] / per_grid if main[c] > 0 else math.inf   # c > s: the deep subsets alone
+        u_deep = inclusion_weights(tail_s)[c] / tail_deep
+        alpha = u_deep / (u_main + u_deep) if math.isfinite(u_main) else 0.0
+        main[c] *= alpha
+        deep = tail * (tail_deep / tail_per_grid)
+        deep[c] = inclusion_weights(tail_s)[c] * (1.0 - alpha)
+        rows.append((tail_s, tail_deep, c, 82))
+        inv.append(deep)
+    if tail_per_grid > tail_deep:
+        rows.append((tail_s, tail_per_grid - tail_deep, tail_from, 82))
+        inv.append(tail * ((tail_per_grid - tail_deep) / tail_per_grid))
+    return np.array(rows, dtype=np.int64), np.array(inv)
+
+
+def poisson_units(strata: np.ndarray, inv_pr: np.ndarray) -> np.ndarray:
+    """Per clue count c, Var(weighted count of class c per grid) / N_c if every stratum's finds
+    were Poisson: sum over strata of subsets x (weight a find)^2 x Pr.  One stratum gives
+    (1/Pr) / subsets.  The benchmarks model the classes a run has not found with it."""
+    out = np.zeros(82)
+    for (s, per_grid, lo, hi), row in zip(strata, inv_pr):
+        pr = np.zeros(82)
+        inside = inclusion_weights(int(s)) > 0
+        pr[inside] = 1.0 / inclusion_weights(int(s))[inside]
+        w = row / per_grid
+        out[lo:hi] += (per_grid * w * w * pr)[lo:hi]
+    return out
 
 
 def inclusion_weights(s: int) -> np.ndarray:
@@ -89,10 +143,10 @@ def subsets_kernel(rng, pool, peers, units, strata, n_samples, inv_pr, out, out_
     minimals of lo <= c < hi clues inside them (the search stops at lo), a find
     weighing inv_pr[i, c] / per_grid: the grid's weight is in how many subsets it
     gets, not in a factor that would multiply the variance by E[w^2] (1.6 for these
-    grids).  The strata's clue ranges do not overlap, so their sums estimate
-    disjoint classes and add up.  Writes found puzzles (as random isomorphs) and
-    their weights to out/out_w (up to its size), adds every minimal counted to
-    ``counts`` (int64[82]) and per-sample ratio sums [n, Sa, Sb, Saa, Sbb, Sab, Sq]
+    grids).  Where strata's clue ranges overlap, ``inv_pr`` holds each one's share of
+    the pooled class (:func:`pooled_strata`), so the strata's sums add up.  Writes
+    found puzzles (as random isomorphs) and their weights to out/out_w (up to its
+    size), adds every minimal counted to ``counts`` (int64[82]) and per-sample ratio sums [n, Sa, Sb, Saa, Sbb, Sab, Sq]
     (q = sum c^2 w) to ``sums``, and per clue count c the per-sample sums [W_c^2, W_c * b]
     (W_c: the sample's weight of class c, b: of all) to ``class_sums`` (float[2, 82]: the
     standard errors of the class shares).  Returns the number written.  ``peers``/``units``:
@@ -178,7 +232,9 @@ class WeightedSubsetsJob(GeneratorBatchJob):
     per_grid (subsets per grid of weight 1), pool_size, pool_seed, max_per_sample (puzzles
     kept per grid sample; all are counted), and the tail stratum: the minimals of tail_from
     clues or more come from tail_per_grid subsets of tail_s cells per grid (0: no stratum,
-    the s-subsets count every class, as runs stored before it did).
+    the s-subsets count every class, as runs stored before it did), tail_deep of which also
+    count class tail_from - 1, pooled with the main stratum's (default TAIL_DEEP, at most
+    tail_per_grid).
     """
 
     kind = "generate-weighted"
@@ -188,7 +244,8 @@ class WeightedSubsetsJob(GeneratorBatchJob):
     def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int = 400, pool_size: int = 256,
                  pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True,
                  grid_source: str = "pool", difficulty=None, bands=None, per_grid: int = DEFAULT_PER_GRID,
-                 tail_s: int = TAIL_SUBSET_SIZE, tail_from: int = TAIL_FROM, tail_per_grid: int = TAIL_PER_GRID):
+                 tail_s: int = TAIL_SUBSET_SIZE, tail_from: int = TAIL_FROM, tail_per_grid: int = TAIL_PER_GRID,
+                 tail_deep: int | None = None):
         if not 17 <= s <= 40:
             raise ValueError("subset size s must be in 17..40")
         if per_batch < 1 or pool_size < 1 or max_per_sample < 1 or per_grid < 1:
@@ -198,6 +255,13 @@ class WeightedSubsetsJob(GeneratorBatchJob):
         if tail_per_grid and not (17 <= tail_from <= tail_s <= 40):
             raise ValueError(f"tail stratum: need 17 <= first clue count {tail_from} <= its subset size "
                              f"{tail_s} <= 40")
+        if tail_deep is None:
+            tail_deep = min(TAIL_DEEP, tail_per_grid)
+        if not 0 <= tail_deep <= tail_per_grid:
+            raise ValueError(f"deeper tail subsets per grid: 0 to the tail's {tail_per_grid}, got {tail_deep}")
+        if tail_deep and tail_from <= 17:
+            raise ValueError(f"deeper tail subsets: the tail begins at {tail_from} clues, so one clue "
+                             f"deeper is below 17")
         if grid_source not in WEIGHTED_SOURCES:
             raise ValueError(f"unknown grid source {grid_source!r} for the weighted sampler "
                              f"({', '.join(WEIGHTED_SOURCES)})")
@@ -205,21 +269,20 @@ class WeightedSubsetsJob(GeneratorBatchJob):
         super().__init__(s=int(s), per_batch=int(per_batch), pool_size=int(pool_size), pool_seed=int(pool_seed),
                          max_per_sample=int(max_per_sample), verify=bool(verify), grid_source=grid_source,
                          difficulty=difficulty, bands=check_bands(bands), per_grid=int(per_grid),
-                         tail_s=int(tail_s), tail_from=int(tail_from), tail_per_grid=int(tail_per_grid))
+                         tail_s=int(tail_s), tail_from=int(tail_from), tail_per_grid=int(tail_per_grid),
+                         tail_deep=int(tail_deep))
 
     @classmethod
     def from_spec(cls, spec: dict) -> "WeightedSubsetsJob":
-        # a run stored before the tail stratum had none: it resumes as it began
-        return cls(**{"tail_per_grid": 0, **spec})
+        # a run stored before the tail stratum had none, one stored before the deeper tail
+        # subsets none of those: it resumes as it began
+        return cls(**{"tail_per_grid": 0, "tail_deep": 0, **spec})
 
     def strata(self) -> tuple[np.ndarray, np.ndarray]:
         """(strata rows (s, per_grid, lo, hi) for ``subsets_kernel``, inv_pr per stratum)."""
         sp = self.spec
-        rows = [(sp["s"], sp["per_grid"], 0, 82)]
-        if sp["tail_per_grid"]:
-            rows = [(sp["s"], sp["per_grid"], 0, sp["tail_from"]),
-                    (sp["tail_s"], sp["tail_per_grid"], sp["tail_from"], 82)]
-        return np.array(rows, dtype=np.int64), np.array([inclusion_weights(r[0]) for r in rows])
+        return pooled_strata(sp["s"], sp["per_grid"], sp["tail_s"], sp["tail_from"], sp["tail_per_grid"],
+                             sp["tail_deep"])
 
     method = "weighted-subsets"
 
