@@ -8,12 +8,16 @@ clue count.  Prints the mean and its SE, each class's share of the variance (the
 delta-method influence of the ratio estimator, split by class), the 29-clue class's
 variance against what Poisson counts would give (its clustering factor k), and the
 rare classes 30 to 32 measured and modelled from the exact inclusion probabilities of
-the stratum counting them and the published counts (REFERENCES.md): Poisson (k = 1) and
+the strata counting them and the published counts (REFERENCES.md): Poisson (k = 1) and
 clustered like c = 29.  ``--tail-per-grid 0``: the sampler without its tail stratum.
 Then corrected controlled-bias for comparison (``--cb-puzzles``, one thread): its CPU-s a
 puzzle measured, times the expected variance a puzzle of its corrected mean, computed from its
 known bias and the published counts (a few hundred puzzles measure that variance only
-roughly: its heaviest classes are its rarest).
+roughly: its heaviest classes are its rarest).  Its cost and the weighted sampler's cost
+through its job are timed in alternating rounds (``--rounds``), so a drift of the machine's
+speed does not fall on one side of the ratio only.  The "clustered" model applies the
+29-clue class's measured clustering to the classes 30 to 32: with the deeper tail subsets
+that class comes mostly from 33-clue subsets, the tail's own size.
 The README's Generators section quotes this benchmark.
 """
 from __future__ import annotations
@@ -39,15 +43,17 @@ RARE = (30, 31, 32)
 PUBLISHED_TOTAL = PUBLISHED_TOTALS["berthier"][0]
 
 
-def job_of(s: int, per_grid: int, tail: tuple[int, int, int]):
+def job_of(s: int, per_grid: int, tail: tuple[int, int, int, int]):
     """The sampler with subsets of s, per_grid a grid, and the tail stratum (tail_s, tail_from,
-    tail_per_grid)."""
+    tail_per_grid, tail_deep)."""
     from sudokustudio.sudoku.generate.weighted import WeightedSubsetsJob
 
-    return WeightedSubsetsJob(s=s, per_grid=per_grid, tail_s=tail[0], tail_from=tail[1], tail_per_grid=tail[2])
+    return WeightedSubsetsJob(s=s, per_grid=per_grid, tail_s=tail[0], tail_from=tail[1], tail_per_grid=tail[2],
+                              tail_deep=tail[3])
 
 
-def sample(seed: int, seconds: float, s: int, per_grid: int, tail: tuple[int, int, int]) -> tuple[np.ndarray, float]:
+def sample(seed: int, seconds: float, s: int, per_grid: int,
+           tail: tuple[int, int, int, int]) -> tuple[np.ndarray, float]:
     """Per-sample weights by clue count (samples x CLASSES) and the CPU seconds taken."""
     from sudokustudio.core.rng import seed_state
     from sudokustudio.sudoku.generate import weighted as W
@@ -72,20 +78,9 @@ def sample(seed: int, seconds: float, s: int, per_grid: int, tail: tuple[int, in
     return np.array(rows), time.process_time() - t0
 
 
-def job_ms_per_sample(job, batches: int = 20) -> float:
-    """CPU ms a grid sample costs through the job (the kernel, plus isomorphs of the puzzles
-    written and the spread minimality check), one thread, sequential grids."""
-    from sudokustudio.sudoku.generate.weighted import WeightedSubsetsJob
-
-    job = WeightedSubsetsJob(**{**job.spec, "grid_source": "sequential", "per_batch": 100, "difficulty": []})
-    job.run_batch(0, 1)
-    t0 = time.process_time()
-    samples = sum(job.run_batch(b, 900 + b).tries for b in range(batches))
-    return 1000 * (time.process_time() - t0) / samples
-
-
-def report(R: np.ndarray, cpu: float, strata: np.ndarray, job_ms: float) -> None:
-    """Shares of the variance; SE² x CPU-s at the kernel's cost (the run's) and at the job's."""
+def report(R: np.ndarray, cpu: float, units: np.ndarray) -> dict[str, float]:
+    """Shares of the variance, SE² x CPU-s at the kernel's cost (the run's); returns the
+    variance a grid sample of the mean clue count, measured and with c = 30..32 modelled."""
     n = len(R)
     b = R.sum(1)
     mu = (R * CLASSES).sum() / b.sum()
@@ -107,10 +102,8 @@ def report(R: np.ndarray, cpu: float, strata: np.ndarray, job_ms: float) -> None
                   f"find{vs}")
 
     def poisson(c):
-        """Var of class c's influence if its finds were Poisson, from the stratum counting it."""
-        s, per_grid = next((r[0], r[1]) for r in strata if r[2] <= c < r[3])
-        inv = math.comb(81, s) / math.comb(81 - c, s - c)
-        return (c - mu) ** 2 * PUBLISHED[c] / PUBLISHED_TOTAL * inv / (per_grid * b.mean())
+        """Var of class c's influence if its finds were Poisson, from the strata counting it."""
+        return (c - mu) ** 2 * PUBLISHED[c] / PUBLISHED_TOTAL * units[c] / b.mean()
 
     def measured(c):
         return influence[:, c - CLASSES[0]].var(ddof=1)
@@ -120,14 +113,12 @@ def report(R: np.ndarray, cpu: float, strata: np.ndarray, job_ms: float) -> None
     print(f"classes up to 29: SE² x CPU-s {low / n * cpu:.3f}; the 29-clue class's variance is {k:.2f}x Poisson")
     for c in RARE:
         print(f"  c = {c}: variance {measured(c):.1f} measured, {poisson(c):.1f} if Poisson")
-    job_cpu = job_ms * n / 1000
-    print(f"through the job: {job_ms:.2f} ms a sample; SE² x CPU-s {V / n * job_cpu:.3f} (every class found)")
-    figures = {"measured": V / n * job_cpu}
+    figures = {"measured": V}
     for kk, name in ((1.0, "Poisson"), (max(k, 1.0), "clustered like c = 29")):
         full = low + kk * sum(poisson(c) for c in RARE)
-        figures[name] = full / n * job_cpu
+        figures[name] = full
         print(f"  with c = 30..32 modelled ({name}): variance x{full / low:.2f}, SE² x CPU-s "
-              f"{full / n * cpu:.3f} (kernel), {full / n * job_cpu:.3f} (job)")
+              f"{full / n * cpu:.3f} (kernel)")
     return figures
 
 
@@ -141,31 +132,58 @@ def controlled_bias_variance() -> tuple[float, dict[int, float]]:
     return corrected_mean_variance(PUBLISHED)
 
 
-def controlled_bias_figure(puzzles: int, seed: int, ours: dict[str, float]) -> None:
-    """Corrected controlled-bias, one thread: its CPU-s a puzzle measured here, its expected SE²
-    x CPU-s (that cost times :func:`controlled_bias_variance`), the run's own (noisy) figure,
-    its clue counts against p_cb, and the weighted sampler's figures as ratios to it."""
+def paired_costs(job, cb_puzzles: int, rounds: int, seed: int):
+    """CPU ms a grid sample of the weighted sampler through its job (the kernel, plus the
+    isomorphs of the puzzles written and the spread minimality check; sequential grids) and CPU-s
+    a puzzle of controlled-bias, one thread each, timed in alternating rounds so that the
+    machine's drift (this one's speed has moved 1.2x within an hour) falls on both alike.
+    Returns (ms a sample, s a puzzle, controlled-bias's merged result)."""
     from sudokustudio.jobs.run import run_batches
-    from sudokustudio.sudoku.generate import GeneratorJob, describe_result, ua_pool
+    from sudokustudio.sudoku.generate import GeneratorJob, WeightedSubsetsJob, ua_pool
 
+    ours = WeightedSubsetsJob(**{**job.spec, "grid_source": "sequential", "per_batch": 100, "difficulty": []})
+    ours.run_batch(0, 1)
     ua_pool(256, 2009)      # built once a process, as in the window: not the puzzles' cost
-    job = GeneratorJob("controlled-bias", pool_size=256, difficulty=[])
-    job.warm_up()
-    t0 = time.process_time()
-    total = run_batches(job, seed, None, units=puzzles, workers=1).total
-    cpu = time.process_time() - t0
+    cb = GeneratorJob("controlled-bias", pool_size=256, difficulty=[])
+    cb.warm_up()
+    ours_cpu = cb_cpu = 0.0
+    samples = 0
+    total = cb.empty()
+    per_round = max(1, cb_puzzles // rounds)
+    for r in range(rounds):
+        t0 = time.process_time()
+        part = run_batches(cb, seed + 1000 * r, None, units=per_round, workers=1).total
+        cb_cpu += time.process_time() - t0
+        total = cb.merge(total, part)
+        t0 = time.process_time()
+        b = 0
+        while time.process_time() - t0 < cb_cpu / (r + 1) / 4:   # a quarter of a CB round
+            samples += ours.run_batch(b, 900 + 100 * r + b).tries
+            b += 1
+        ours_cpu += time.process_time() - t0
+    return 1000 * ours_cpu / samples, cb_cpu / total.count, total
+
+
+def controlled_bias_figure(per_puzzle: float, total, ours_ms: float, ours: dict[str, float]) -> None:
+    """Corrected controlled-bias: its expected SE² x CPU-s (its cost a puzzle times
+    :func:`controlled_bias_variance`), the run's own (noisy) figure, its clue counts against
+    p_cb; the weighted sampler's figures (variance a sample x its cost) and the ratios."""
+    from sudokustudio.sudoku.generate import describe_result
+
     d = describe_result("controlled-bias", total)
     var, p_cb = controlled_bias_variance()
-    per = cpu / total.count
-    expected = var * per
-    print(f"corrected controlled-bias: {total.count} puzzles in {cpu:.0f} CPU-s ({per:.3f} s a puzzle); "
-          f"expected SE² x CPU-s {expected:.3f} ({var:.2f} a puzzle x its cost); this run's own "
-          f"{d['corrected_mean_se'] ** 2 * cpu:.3f}")
+    expected = var * per_puzzle
+    print(f"corrected controlled-bias: {total.count} puzzles, {per_puzzle:.3f} CPU-s a puzzle; expected SE² x "
+          f"CPU-s {expected:.3f} ({var:.2f} a puzzle x its cost); this run's own "
+          f"{d['corrected_mean_se'] ** 2 * per_puzzle * total.count:.3f}")
     hist = d["clues_hist"]
-    n = sum(hist.values())
+    m = sum(hist.values())
     print("  its clue counts (expected from p_cb): " + "  ".join(
-        f"{c}: {hist.get(c, 0)} ({n * p_cb[c]:.1f})" for c in range(22, 32)))
-    print("  weighted sampler (job) cheaper by: " + ", ".join(f"{expected / v:.1f}x ({k})" for k, v in ours.items()))
+        f"{c}: {hist.get(c, 0)} ({m * p_cb[c]:.1f})" for c in range(22, 32)))
+    print(f"weighted sampler through the job: {ours_ms:.2f} ms a sample; SE² x CPU-s " + ", ".join(
+        f"{v * ours_ms / 1000:.3f} ({k})" for k, v in ours.items()))
+    print("  cheaper than corrected controlled-bias by: " + ", ".join(
+        f"{expected / (v * ours_ms / 1000):.1f}x ({k})" for k, v in ours.items()))
 
 
 def main() -> int:
@@ -178,24 +196,31 @@ def main() -> int:
                     help="tail subsets per grid (default: the sampler's; 0: no tail stratum)")
     ap.add_argument("--tail-s", type=int, default=None, help="tail subset size (default: the sampler's)")
     ap.add_argument("--tail-from", type=int, default=None, help="first clue count of the tail (default: the sampler's)")
+    ap.add_argument("--tail-deep", type=int, default=None,
+                    help="tail subsets a grid searched one clue deeper (default: the sampler's)")
     ap.add_argument("--cb-puzzles", type=int, default=240,
                     help="controlled-bias puzzles timed for the comparison (0: none)")
+    ap.add_argument("--rounds", type=int, default=4,
+                    help="alternating timing rounds of controlled-bias and the weighted sampler's job")
     a = ap.parse_args()
     seeds = [int(x) for x in a.seeds.split(",")]
     from sudokustudio.sudoku.generate import weighted as W
 
+    tail_per_grid = W.TAIL_PER_GRID if a.tail_per_grid is None else a.tail_per_grid
     tail = (W.TAIL_SUBSET_SIZE if a.tail_s is None else a.tail_s, W.TAIL_FROM if a.tail_from is None else a.tail_from,
-            W.TAIL_PER_GRID if a.tail_per_grid is None else a.tail_per_grid)
+            tail_per_grid, min(W.TAIL_DEEP, tail_per_grid) if a.tail_deep is None else a.tail_deep)
     print(f"s = {a.s}, {a.per_grid} a grid; tail stratum: " +
-          (f"c >= {tail[1]} in {tail[0]}-clue subsets, {tail[2]} a grid" if tail[2] else "none"))
+          (f"c >= {tail[1]} in {tail[0]}-clue subsets, {tail[2]} a grid, {tail[3]} of them also counting "
+           f"c = {tail[1] - 1} (pooled with the main stratum's)" if tail[2] else "none"))
     with ProcessPoolExecutor(len(seeds)) as ex:
         parts = list(ex.map(sample, seeds, [a.seconds] * len(seeds), [a.s] * len(seeds),
                             [a.per_grid] * len(seeds), [tail] * len(seeds)))
     job = job_of(a.s, a.per_grid, tail)
-    ours = report(np.concatenate([r for r, _ in parts]), sum(t for _, t in parts), job.strata()[0],
-                  job_ms_per_sample(job))
+    R = np.concatenate([r for r, _ in parts])
+    ours = report(R, sum(t for _, t in parts), W.poisson_units(*job.strata()))
     if a.cb_puzzles:
-        controlled_bias_figure(a.cb_puzzles, seeds[0], ours)
+        ms, per_puzzle, total = paired_costs(job, a.cb_puzzles, a.rounds, seeds[0])
+        controlled_bias_figure(per_puzzle, total, ms, ours)
     return 0
 
 
