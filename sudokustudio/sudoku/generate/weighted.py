@@ -69,7 +69,7 @@ TAIL_FROM = 30
 TAIL_PER_GRID = 7
 #: of the tail's subsets a grid, those searched one clue deeper (to TAIL_FROM - 1): the
 #: 29-clue class, otherwise counted only in the 32-clue subsets (one find in ~10,000 subsets),
-#: carried two thirds of the variance of the mean clue count; a 33-clue subset holds a given
+#: carried 40-66% of the variance of the mean clue count; a 33-clue subset holds a given
 #: 29-clue minimal 8.25x as often and, searched down to 29, costs 0.66 ms (4x its search to 30)
 TAIL_DEEP = 1
 #: puzzles of a batch checked for minimality by the solver (``verify``), spread over the batch
@@ -146,12 +146,13 @@ def subsets_kernel(rng, pool, peers, units, strata, n_samples, inv_pr, out, out_
     grids).  Where strata's clue ranges overlap, ``inv_pr`` holds each one's share of
     the pooled class (:func:`pooled_strata`), so the strata's sums add up.  Writes
     found puzzles (as random isomorphs) and their weights to out/out_w (up to its
-    size), adds every minimal counted to ``counts`` (int64[82]) and per-sample ratio sums [n, Sa, Sb, Saa, Sbb, Sab, Sq]
-    (q = sum c^2 w) to ``sums``, and per clue count c the per-sample sums [W_c^2, W_c * b]
-    (W_c: the sample's weight of class c, b: of all) to ``class_sums`` (float[2, 82]: the
-    standard errors of the class shares).  Returns the number written.  ``peers``/``units``:
-    ``tables.geometry(3, 3)``; ``buf``: uint8[len(out), 81] scratch for one subset's
-    minimals (the caller's, not 330 KB zeroed per one-sample call)."""
+    size), adds every minimal counted to ``counts`` (int64[82]) and per-sample ratio
+    sums [n, Sa, Sb, Saa, Sbb, Sab, Sq] (q = sum c^2 w) to ``sums``, and per clue count
+    c the per-sample sums [W_c^2, W_c * b] (W_c: the sample's weight of class c, b: of
+    all) to ``class_sums`` (float[2, 82]: the standard errors of the class shares).
+    Returns the number written.  ``peers``/``units``: ``tables.geometry(3, 3)``;
+    ``buf``: uint8[len(out), 81] scratch for one subset's minimals (the caller's, not
+    330 KB zeroed per one-sample call)."""
     grid = np.zeros(81, dtype=np.uint8)
     order = np.arange(81, dtype=np.int64)
     mask = np.zeros(81, dtype=np.uint8)
