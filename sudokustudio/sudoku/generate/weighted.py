@@ -92,17 +92,18 @@ def pooled_strata(s: int, per_grid: int, tail_s: int, tail_from: int, tail_per_g
     main = inclusion_weights(s)
     if not tail_per_grid:
         return np.array([(s, per_grid, 0, 82)], dtype=np.int64), main[None, :]
-    tail = inclusion_weights(tail_s)
+    tail_all = inclusion_weights(tail_s)
+    tail = tail_all.copy()
     tail[:tail_from] = 0.0
     rows, inv = [(s, per_grid, 0, tail_from)], [main]
     if tail_deep:
         c = tail_from - 1
         u_main = main[c] / per_grid if main[c] > 0 else math.inf   # c > s: the deep subsets alone
-        u_deep = inclusion_weights(tail_s)[c] / tail_deep
+        u_deep = tail_all[c] / tail_deep
         alpha = u_deep / (u_main + u_deep) if math.isfinite(u_main) else 0.0
         main[c] *= alpha
         deep = tail * (tail_deep / tail_per_grid)
-        deep[c] = inclusion_weights(tail_s)[c] * (1.0 - alpha)
+        deep[c] = tail_all[c] * (1.0 - alpha)
         rows.append((tail_s, tail_deep, c, 82))
         inv.append(deep)
     if tail_per_grid > tail_deep:
@@ -117,9 +118,8 @@ def poisson_units(strata: np.ndarray, inv_pr: np.ndarray) -> np.ndarray:
     (1/Pr) / subsets.  The benchmarks model the classes a run has not found with it."""
     out = np.zeros(82)
     for (s, per_grid, lo, hi), row in zip(strata, inv_pr):
-        pr = np.zeros(82)
-        inside = inclusion_weights(int(s)) > 0
-        pr[inside] = 1.0 / inclusion_weights(int(s))[inside]
+        inv = inclusion_weights(int(s))
+        pr = np.divide(1.0, inv, out=np.zeros(82), where=inv > 0)
         w = row / per_grid
         out[lo:hi] += (per_grid * w * w * pr)[lo:hi]
     return out

@@ -53,8 +53,7 @@ class _Legend:
 
     def sync(self, entries) -> None:
         """entries: [(item, name)] in order."""
-        keys = tuple((id(it), name) for it, name in entries)
-        if keys == self.keys:
+        if self._keys(entries) == self.keys:
             self.pending = None
             return
         if self.pending is None:   # the plot as the timer's context: no call once it is gone
@@ -68,7 +67,11 @@ class _Legend:
         self.legend.clear()
         for it, name in entries:
             self.legend.addItem(it, name)
-        self.keys = tuple((id(it), name) for it, name in entries)
+        self.keys = self._keys(entries)
+
+    @staticmethod
+    def _keys(entries) -> tuple:
+        return tuple((id(it), name) for it, name in entries)
 
 
 class _Series:

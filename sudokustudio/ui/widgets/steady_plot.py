@@ -24,7 +24,6 @@ AXES = ("left", "bottom", "right", "top")
 REDRAW_STAGGER_MS = 15
 
 
-
 class StagedUpdates:
     """A tab's view updates, run ``REDRAW_STAGGER_MS`` apart: the first at once, each next one
     after the one before has painted.  A newer set of stages drops what is left of an older
@@ -58,6 +57,7 @@ class StagedUpdates:
         self.pending -= 1
         rest[0]()
         self._schedule(generation, rest[1:])
+
 
 def cache_axes(plot) -> None:
     """Keep the axes (and their grid lines) of a PlotWidget or PlotItem as pixmaps, drawn again
