@@ -306,6 +306,35 @@ def test_every_generator_job_names_an_unknown_difficulty_metric():
     assert check_metrics(None, ("W",)) == ["W"]
 
 
+def test_fast_generators_rate_by_w_only_when_asked_and_then_make_smaller_batches():
+    """W costs ~10 ms a puzzle and a weighted sample yields ~70: by default the weighted sampler
+    rates by guesses and brt (as the window always did, and as top-down does); asked for W, as a
+    metric or through a band, its batch is one sample and top-down's 40 puzzles, so that a batch
+    (what Stop waits for) stays well under a second.  Controlled-bias keeps every metric."""
+    from sudokustudio.models.generators import build_job
+    from sudokustudio.sudoku.generate.weighted import SAMPLES_PER_BATCH, WeightedSubsetsJob
+
+    plain = WeightedSubsetsJob()
+    assert plain.spec["difficulty"] == FAST and plain.spec["per_batch"] == SAMPLES_PER_BATCH
+    for kw in (dict(difficulty=["guesses", "W"]), dict(bands=["W:3-5"])):
+        assert WeightedSubsetsJob(**kw).spec["per_batch"] == 1
+        assert GeneratorJob("top-down", **kw).spec["per_batch"] == 40
+        assert GeneratorJob("controlled-bias", **kw).spec["per_batch"] == 40_000
+    assert WeightedSubsetsJob(bands=["brt:0"]).spec["per_batch"] == SAMPLES_PER_BATCH
+    assert WeightedSubsetsJob(difficulty=["W"], per_batch=7).spec["per_batch"] == 7   # asked for: kept
+    assert GeneratorJob("top-down").spec["per_batch"] == 200
+    assert GeneratorJob("controlled-bias").spec["difficulty"] == ["guesses", "brt", "W"]
+    job, n = build_job("weighted-subsets", 120, bands=["W:4-"])
+    assert job.spec["per_batch"] == 1 and n == 120
+    job, n = build_job("weighted-subsets", 120)
+    assert job.spec["per_batch"] * n == 120 and job.spec["per_batch"] <= SAMPLES_PER_BATCH
+    # a W-rated batch rates what it made: one sample's puzzles (a sample may find none), each with its W
+    rated = WeightedSubsetsJob(difficulty=["W"], pool_size=4)
+    res = next(r for r in (rated.run_batch(0, seed) for seed in range(20)) if r.puzzles.shape[0])
+    assert res.tries == 1
+    assert res.metrics["W"].shape == (res.puzzles.shape[0],) and np.all(res.metrics["W"] >= 0)
+
+
 def test_generator_jobs_share_their_totals():
     """Merging, the empty total and the units are those of GenResult for every generator job
     (the weighted sampler counts its grid samples instead of its puzzles)."""

@@ -9,6 +9,7 @@ import pytest
 from sudokustudio.jobs.collections import CollectionStore, export_puzzles
 from sudokustudio.jobs.executors import ThreadExecutor
 from sudokustudio.models.generators import GeneratorsModel, build_job
+from sudokustudio.sudoku.generate.weighted import SAMPLES_PER_BATCH
 
 EXECUTOR = ThreadExecutor(2)
 
@@ -26,7 +27,7 @@ def test_build_job_by_name_and_its_checks():
     job, n = build_job("controlled-bias", 10)
     assert n is None                                # stops at a number of puzzles
     job, n = build_job("weighted-subsets", 250)
-    assert job.spec["per_batch"] * n >= 250 and job.spec["per_batch"] <= 100
+    assert job.spec["per_batch"] * n == 250 and job.spec["per_batch"] <= SAMPLES_PER_BATCH
     with pytest.raises(ValueError, match="unknown generator"):
         build_job("sideways", 10)
     with pytest.raises(ValueError, match="sequential is for weighted-subsets only"):

@@ -43,8 +43,9 @@ def register(sub) -> None:
                         "whose 29-clue finds are pooled with the s-subsets' (default 1, at most "
                         "--tail-per-grid)")
     p.add_argument("--difficulty", metavar="NAMES", default=None,
-                   help="comma-separated difficulty metrics per puzzle (guesses, brt, W; default: guesses,brt "
-                        "for top-down/bottom-up, all for the slow generators; 'none' for none)")
+                   help="comma-separated difficulty metrics per puzzle (guesses, brt, W; default: all for "
+                        "controlled-bias, guesses,brt for the others, whose puzzles come too fast for W's "
+                        "~10 ms each; 'none' for none)")
     p.add_argument("--pattern", metavar="MASK",
                    help="pattern: 81 characters (x or 1 = clue, . or 0 = empty), or a file of masks (one a "
                         "line; -n puzzles per mask); the puzzles are unique with clues exactly on the mask")

@@ -63,10 +63,11 @@ def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=No
     if method == "weighted-subsets":
         from sudokustudio.sudoku.generate import DEFAULT_SUBSET_SIZE, WeightedSubsetsJob
 
-        per = -(-n // -(-n // 100))      # <= 100 samples per batch (a batch under a second), as even as possible
         tail = {k: v for k, v in (("tail_per_grid", tail_per_grid), ("tail_deep", tail_deep)) if v is not None}
-        return WeightedSubsetsJob(s=subset_size or DEFAULT_SUBSET_SIZE, per_batch=per, difficulty=difficulty,
-                                  grid_source=grid_source or "pool", bands=bands, **tail), -(-n // per)
+        kw = dict(s=subset_size or DEFAULT_SUBSET_SIZE, difficulty=difficulty, grid_source=grid_source or "pool",
+                  bands=bands, **tail)
+        job = WeightedSubsetsJob(**kw)
+        return _even_batches(job, n, lambda per: WeightedSubsetsJob(per_batch=per, **kw))
     if method not in METHODS:
         raise ValueError(f"unknown generator {method!r}; choose one of {', '.join(ALL_METHODS)}")
     if grid_source == "sequential":
@@ -75,10 +76,16 @@ def build_job(method: str, n: int, *, grid_source=None, blind=46, subset_size=No
     job = GeneratorJob(method, **kw)
     if method == "controlled-bias" or bands:
         return job, None
+    return _even_batches(job, n, lambda per: GeneratorJob(method, per_batch=per, **kw))
+
+
+def _even_batches(job, n: int, with_per_batch):
+    """(job, batches) for n units in batches as even as possible and no larger than the job's own
+    (so that the run makes exactly n); ``with_per_batch(per)`` makes the job with another size."""
     most = job.spec["per_batch"]
-    per = -(-n // -(-n // most))      # batches as even as possible, so the run makes exactly n puzzles
+    per = -(-n // -(-n // most))
     if per != most:
-        job = GeneratorJob(method, per_batch=per, **kw)
+        job = with_per_batch(per)
     return job, -(-n // per)
 
 
@@ -190,10 +197,8 @@ class GeneratorsModel:
                 from sudokustudio.sudoku.generate.pattern import parse_mask
 
                 name = f"pattern ({int(parse_mask(mask or '').sum())} clues)"
-        # W costs ~10 ms a puzzle: too slow for the thousands a weighted draw can yield
-        difficulty = ["guesses", "brt"] if method == "weighted-subsets" else None
-        job, n_batches = build_job(job_method, target, grid_source=grid_source, difficulty=difficulty,
-                                   bands=bands, mask=mask, symmetry=symmetry)
+        job, n_batches = build_job(job_method, target, grid_source=grid_source, bands=bands, mask=mask,
+                                   symmetry=symmetry)
         if job.spec.get("bands"):
             from sudokustudio.sudoku.generate.bands import band_text
 

@@ -46,6 +46,12 @@ def check_bands(bands) -> list[list]:
     return out
 
 
+def rated_by_w(metrics, bands) -> bool:
+    """Will each puzzle be W-rated (a metric asked for, or a band's)?  At ~10 ms a puzzle that
+    rating dwarfs the fast generators' own cost, so their batches are then made smaller."""
+    return "W" in metrics or any(b[0] == "W" for b in bands)
+
+
 def band_text(bands) -> str:
     def side(x):
         return "" if math.isinf(x) else f"{x:g}"

@@ -19,7 +19,7 @@ import numpy as np
 from sudokustudio.core.cellset import sizes_of
 from sudokustudio.core.rng import seed_state
 from sudokustudio.sudoku.difficulty import FAST_METRICS, METRICS, check_metrics, puzzle_difficulty
-from sudokustudio.sudoku.generate.bands import check_bands, filter_result
+from sudokustudio.sudoku.generate.bands import check_bands, filter_result, rated_by_w
 from sudokustudio.sudoku.generate.kernels import (MAX_UA, SOURCE_CODES, bottom_up_kernel, controlled_bias_kernel,
                                                   pool_uas_kernel, top_down_kernel)
 from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult
@@ -90,8 +90,14 @@ class GeneratorJob(GeneratorBatchJob):
             grid_source = "pool" if method == "controlled-bias" else "solver"
         if grid_source not in SOURCE_CODES:
             raise ValueError(f"unknown grid source {grid_source!r} ({', '.join(SOURCE_CODES)})")
+        # the W-rating (~10 ms/puzzle) only where generation is slower anyway
+        difficulty = check_metrics(difficulty, FAST_METRICS if method != "controlled-bias" else METRICS)
+        bands = check_bands(bands)
         if per_batch is None:
+            # batches of ~0.05-0.3 s; rated by W (~4-10 ms a puzzle here) top-down's 200 took ~0.9 s
             per_batch = {"top-down": 200, "bottom-up": 100, "controlled-bias": 40_000}[method]
+            if method != "controlled-bias" and rated_by_w(difficulty, bands):
+                per_batch = 40
         if per_batch < 1:
             raise ValueError("per_batch must be at least 1")
         if not 0 <= blind <= 64:
@@ -100,12 +106,10 @@ class GeneratorJob(GeneratorBatchJob):
             raise ValueError("start_clues must be in 0..30")
         if pool_size < 1:
             raise ValueError("pool_size must be at least 1")
-        # the W-rating (~10 ms/puzzle) only where generation is slower anyway
-        difficulty = check_metrics(difficulty, FAST_METRICS if method != "controlled-bias" else METRICS)
         super().__init__(method=method, per_batch=int(per_batch), grid_source=grid_source,
                          pool_size=int(pool_size), pool_seed=int(pool_seed), pool_grids=pool_grids,
                          blind=int(blind), start_clues=int(start_clues), verify=bool(verify),
-                         difficulty=list(difficulty), bands=check_bands(bands))
+                         difficulty=list(difficulty), bands=bands)
 
     def _pool(self):
         s = self.spec

@@ -37,11 +37,11 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
-from sudokustudio.sudoku.difficulty import check_metrics, puzzle_difficulty
+from sudokustudio.sudoku.difficulty import FAST_METRICS, check_metrics, puzzle_difficulty
 from sudokustudio.sudoku.estimate.grids import GRID_COUNTS
 from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS, probes_for_weight
 from sudokustudio.sudoku.estimate.samplers import sequential_grid_kernel
-from sudokustudio.sudoku.generate.bands import check_bands, filter_result
+from sudokustudio.sudoku.generate.bands import check_bands, filter_result, rated_by_w
 from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult, merge_results
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import grid_pool
@@ -72,6 +72,10 @@ TAIL_PER_GRID = 7
 #: carried 40-66% of the variance of the mean clue count; a 33-clue subset holds a given
 #: 29-clue minimal 8.25x as often and, searched down to 29, costs 0.66 ms (4x its search to 30)
 TAIL_DEEP = 1
+#: grid samples a batch: a sample takes ~6 ms and yields ~70 puzzles (0.02 ms each to rate by
+#: guesses and brt), so 50 make a batch of ~0.35 s; rated by W (~11 ms a puzzle, ~0.75 s a sample)
+#: a batch is one sample, so that Stop, the progress bar and a crash wait for no more than that
+SAMPLES_PER_BATCH = 50
 #: puzzles of a batch checked for minimality by the solver (``verify``), spread over the batch
 VERIFIED_PER_BATCH = 256
 WEIGHTED_SOURCES = {
@@ -229,7 +233,8 @@ def subsets_kernel(rng, pool, peers, units, strata, n_samples, inv_pr, out, out_
 class WeightedSubsetsJob(GeneratorBatchJob):
     """Weighted-subsets sampler as a batch job.
 
-    Spec: s (subset size, default DEFAULT_SUBSET_SIZE), per_batch (grid samples per batch),
+    Spec: s (subset size, default DEFAULT_SUBSET_SIZE), per_batch (grid samples per batch,
+    default SAMPLES_PER_BATCH, or 1 when the puzzles are rated by W), difficulty (default guesses and brt),
     per_grid (subsets per grid of weight 1), pool_size, pool_seed, max_per_sample (puzzles
     kept per grid sample; all are counted), and the tail stratum: the minimals of tail_from
     clues or more come from tail_per_grid subsets of tail_s cells per grid (0: no stratum,
@@ -242,13 +247,18 @@ class WeightedSubsetsJob(GeneratorBatchJob):
     unit = "samples"
     kernel_groups = ("generators",)
 
-    def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int = 400, pool_size: int = 256,
+    def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int | None = None, pool_size: int = 256,
                  pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True,
                  grid_source: str = "pool", difficulty=None, bands=None, per_grid: int = DEFAULT_PER_GRID,
                  tail_s: int = TAIL_SUBSET_SIZE, tail_from: int = TAIL_FROM, tail_per_grid: int = TAIL_PER_GRID,
                  tail_deep: int | None = None):
         if not 17 <= s <= 40:
             raise ValueError("subset size s must be in 17..40")
+        # the W-rating would be ~99% of the time (~70 puzzles a sample): only when asked for
+        difficulty = check_metrics(difficulty, FAST_METRICS)
+        bands = check_bands(bands)
+        if per_batch is None:
+            per_batch = 1 if rated_by_w(difficulty, bands) else SAMPLES_PER_BATCH
         if per_batch < 1 or pool_size < 1 or max_per_sample < 1 or per_grid < 1:
             raise ValueError("per_batch, pool_size, max_per_sample and per_grid must be at least 1")
         if not 0 <= tail_per_grid <= 1000:
@@ -266,10 +276,9 @@ class WeightedSubsetsJob(GeneratorBatchJob):
         if grid_source not in WEIGHTED_SOURCES:
             raise ValueError(f"unknown grid source {grid_source!r} for the weighted sampler "
                              f"({', '.join(WEIGHTED_SOURCES)})")
-        difficulty = check_metrics(difficulty)
         super().__init__(s=int(s), per_batch=int(per_batch), pool_size=int(pool_size), pool_seed=int(pool_seed),
                          max_per_sample=int(max_per_sample), verify=bool(verify), grid_source=grid_source,
-                         difficulty=difficulty, bands=check_bands(bands), per_grid=int(per_grid),
+                         difficulty=difficulty, bands=bands, per_grid=int(per_grid),
                          tail_s=int(tail_s), tail_from=int(tail_from), tail_per_grid=int(tail_per_grid),
                          tail_deep=int(tail_deep))
 
