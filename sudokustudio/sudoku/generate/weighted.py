@@ -72,10 +72,12 @@ TAIL_PER_GRID = 7
 #: carried 40-66% of the variance of the mean clue count; a 33-clue subset holds a given
 #: 29-clue minimal 8.25x as often and, searched down to 29, costs 0.66 ms (4x its search to 30)
 TAIL_DEEP = 1
-#: grid samples a batch: a sample takes ~6 ms and yields ~70 puzzles (0.02 ms each to rate by
-#: guesses and brt), so 50 make a batch of ~0.35 s; rated by W (~11 ms a puzzle, ~0.75 s a sample)
-#: a batch is one sample, so that Stop, the progress bar and a crash wait for no more than that
-SAMPLES_PER_BATCH = 50
+#: grid samples a batch: a sample takes ~4-6 ms and yields ~70 puzzles (0.02 ms each to rate by
+#: guesses and brt), so 25 make a batch of ~0.15 s on a free core (~0.3 s beside the window's three
+#: other generators: Stop waited 0.43-0.56 s for the weighted row with 50, 0.46-0.68 s with 100);
+#: rated by W (~11 ms a puzzle, ~0.75 s a sample) a batch is one sample.  CPU per sample is the
+#: same for 25, 50 and 100 (5.9, 6.6, 6.1 ms, noise)
+SAMPLES_PER_BATCH = 25
 #: puzzles of a batch checked for minimality by the solver (``verify``), spread over the batch
 VERIFIED_PER_BATCH = 256
 WEIGHTED_SOURCES = {
