@@ -3,6 +3,7 @@ disjoint groups, forced search, export, bad input."""
 from __future__ import annotations
 
 import numpy as np
+from PySide6.QtCore import Qt
 
 from sudokustudio.sudoku import unavoidable as U
 from sudokustudio.sudoku.grid import format_puzzle, read_puzzles
@@ -31,16 +32,26 @@ def test_ua_tab_harvest_select_search_export(qtbot, settings, shared_data, tmp_p
 
     tab.start_harvest()
     qtbot.waitUntil(lambda: tab.uas is not None, timeout=120_000)
-    n = tab.table.rowCount()
+    rows = tab.table.model()
+    n = rows.rowCount()
     assert n == len(tab.uas) > 100
-    sizes = [int(tab.table.item(i, 1).text()) for i in range(n)]
+
+    def cell(i, j):
+        return rows.data(rows.index(i, j))
+
+    sizes = [int(cell(i, 1)) for i in range(n)]
     assert sizes == sorted(sizes)
+    # each row's size is its mask's count of cells, and the mask is the UA's own
+    assert all(cell(i, 2).count("1") == sizes[i] for i in range(n))
+    assert [cell(i, 2) for i in range(n)] == [U.mask_to_string(a, b) for a, b in zip(tab.uas.lo, tab.uas.hi)]
+    # the disjoint group's rows, and only they, are bold
+    assert {i for i in range(n) if rows.data(rows.index(i, 0), Qt.FontRole) is not None} == set(tab.groups)
     assert "Clue lower bound" in tab.bound_label.text()
     group_cells = set(tab.view.group_colour)
     assert len(group_cells) == sum(len(U.mask_to_cells(tab.uas.lo[i], tab.uas.hi[i])) for i in tab.groups)
 
     tab.table.selectRow(0)
-    mask = tab.table.item(0, 2).text()
+    mask = cell(0, 2)
     cells = {i for i, ch in enumerate(mask) if ch == "1"}
     assert tab.view.highlight == cells
     assert set(tab.view.other) == cells  # a minimal UA: every cell changes

@@ -29,11 +29,9 @@ from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
 from sudokustudio.ui.widgets.steady_plot import SteadyRange, cache_axes
 from sudokustudio.ui.widgets.table_fill import fill_table
-from sudokustudio.ui.widgets.table_model import HeadedTableModel
+from sudokustudio.ui.widgets.table_model import ALIGN, DISPLAY, LEFT, RIGHT, HeadedTableModel
 
 
-_DISPLAY, _ALIGN = int(Qt.DisplayRole), int(Qt.TextAlignmentRole)
-_LEFT, _RIGHT = int(Qt.AlignLeft | Qt.AlignVCenter), int(Qt.AlignRight | Qt.AlignVCenter)
 
 
 class _ResultsModel(HeadedTableModel):
@@ -80,10 +78,10 @@ class _ResultsModel(HeadedTableModel):
 
     def data(self, index, role=Qt.DisplayRole):
         role = int(role)
-        if role == _DISPLAY:
+        if role == DISPLAY:
             return self._rows[index.row()][index.column()]
-        if role == _ALIGN:
-            return _LEFT if index.column() == 4 else _RIGHT
+        if role == ALIGN:
+            return LEFT if index.column() == 4 else RIGHT
         return None
 
     def column_widths(self, metrics) -> list[int]:

@@ -9,10 +9,8 @@ from PySide6.QtCore import QModelIndex, Qt, QTimer
 
 from sudokustudio.models.survo_atlas import puzzle_order, sorts_slowly
 from sudokustudio.survo import atlas as A
-from sudokustudio.ui.widgets.table_model import HeadedTableModel
+from sudokustudio.ui.widgets.table_model import ALIGN, DISPLAY, RIGHT, TIP, HeadedTableModel
 
-_DISPLAY, _ALIGN, _TIP = int(Qt.DisplayRole), int(Qt.TextAlignmentRole), int(Qt.ToolTipRole)
-_RIGHT = int(Qt.AlignRight | Qt.AlignVCenter)
 
 
 class AtlasModel(HeadedTableModel):
@@ -115,12 +113,12 @@ class AtlasModel(HeadedTableModel):
 
     def data(self, index, role=Qt.DisplayRole):
         role = int(role)   # Qt asks every role of every cell it paints or measures: int compares
-        if self.result is None or role not in (_DISPLAY, _ALIGN, _TIP) or not index.isValid():
+        if self.result is None or role not in (DISPLAY, ALIGN, TIP) or not index.isValid():
             return None
         col = index.column()
-        if role == _ALIGN:
-            return _RIGHT if col in (0, 3, 4, 5) else None
-        if role == _TIP:
+        if role == ALIGN:
+            return RIGHT if col in (0, 3, 4, 5) else None
+        if role == TIP:
             return "Double-click (or Enter) to play this puzzle on the board"
         k, res = int(self.order[index.row()]), self.result
         if col == 0:

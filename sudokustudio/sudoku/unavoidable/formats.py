@@ -21,6 +21,15 @@ def mask_to_string(lo, hi, length: int = 81) -> str:
     return "".join(s[:length])
 
 
+def masks_to_strings(lo, hi, length: int = 81) -> list[str]:
+    """:func:`mask_to_string` of many sets (uint64 arrays of their words) in a few array
+    operations: the loop over a harvest's sets took ~12 ms a 260 on the window's thread."""
+    words = np.stack([np.asarray(lo, dtype="<u8"), np.asarray(hi, dtype="<u8")], axis=1)
+    bits = np.unpackbits(words.view(np.uint8), axis=1, bitorder="little")[:, :length]
+    chars = np.where(bits != 0, ord("1"), ord(".")).astype(np.uint8)
+    return [row.tobytes().decode("ascii") for row in chars]
+
+
 def mask_from_string(text: str) -> tuple[int, int]:
     """An 81-character mask ('1' or any digit/'x' = in the set, '.'/'0' = not);
     shorter masks (e.g. 54 characters for bands 1+2) are padded with '.'."""

