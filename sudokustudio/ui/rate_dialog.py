@@ -33,7 +33,6 @@ from sudokustudio.ui.widgets.table_model import ALIGN, DISPLAY, LEFT, RIGHT, Hea
 
 
 
-
 class _ResultsModel(HeadedTableModel):
     """line, clues, W, candidates after BRT, puzzle (rows appear as batches arrive).
 

@@ -12,7 +12,6 @@ from sudokustudio.survo import atlas as A
 from sudokustudio.ui.widgets.table_model import ALIGN, DISPLAY, RIGHT, TIP, HeadedTableModel
 
 
-
 class AtlasModel(HeadedTableModel):
     """The puzzles of an AtlasResult, read straight from its arrays.
 
