@@ -262,7 +262,7 @@ class GeneratorsModel:
         res = snap.total
         secs = snap.session_seconds
         if method == "weighted-subsets":
-            done, target, what = res.tries, s.target, "subsets"
+            done, target, what = res.tries, s.target, "samples"   # subset samples: a grid and its random clue subsets
         else:
             done, target, what = res.count, s.target, "puzzles"
         button = {Status.STOPPING: "Stopping…"}.get(snap.status, "Stop" if s.live else "Start")
