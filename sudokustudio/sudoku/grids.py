@@ -1,6 +1,8 @@
 """Sources of complete solution grids."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -133,3 +135,10 @@ def grid_pool(size: int, seed: int, source: str = "solver") -> np.ndarray:
     pool = np.zeros((int(size), 81), dtype=np.uint8)
     grid_pool_kernel(seed_state(np.uint64(seed)), pool, 1 if source == "pairswap" else 0)
     return pool
+
+
+@lru_cache(maxsize=8)
+def shared_grid_pool(size: int, seed: int, source: str = "solver") -> np.ndarray:
+    """:func:`grid_pool`, built once a process for the generators' batches, which only read it
+    (256 grids took ~5 ms a batch; not made read-only: numba would compile another signature)."""
+    return grid_pool(size, seed, source)

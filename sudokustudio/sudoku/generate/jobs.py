@@ -23,7 +23,7 @@ from sudokustudio.sudoku.generate.bands import check_bands, filter_result, rated
 from sudokustudio.sudoku.generate.kernels import (MAX_UA, SOURCE_CODES, bottom_up_kernel, controlled_bias_kernel,
                                                   pool_uas_kernel, top_down_kernel)
 from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult
-from sudokustudio.sudoku.grids import grid_pool
+from sudokustudio.sudoku.grids import shared_grid_pool
 from sudokustudio.sudoku.minimal import first_not_minimal
 from sudokustudio.sudoku.tables import geometry
 
@@ -38,7 +38,7 @@ def ua_pool(size: int, seed: int, source: str = "solver", three_digits: bool = T
     with _POOL_LOCK:
         hit = _POOL_CACHE.get(key)
         if hit is None:
-            pool = grid_pool(size, seed, source)
+            pool = shared_grid_pool(size, seed, source)
             lo = np.zeros((size, MAX_UA), dtype=np.uint64)
             hi = np.zeros((size, MAX_UA), dtype=np.uint64)
             n = np.zeros(size, dtype=np.int64)

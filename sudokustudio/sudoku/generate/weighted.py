@@ -44,7 +44,7 @@ from sudokustudio.sudoku.estimate.samplers import sequential_grid_kernel
 from sudokustudio.sudoku.generate.bands import check_bands, filter_result, rated_by_w
 from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult, merge_results
 from sudokustudio.sudoku.grid import random_isomorph_kernel
-from sudokustudio.sudoku.grids import grid_pool
+from sudokustudio.sudoku.grids import shared_grid_pool
 from sudokustudio.sudoku.minimal import first_not_minimal, new_oracle
 from sudokustudio.sudoku.minimal_sets import minimals_in_subset
 from sudokustudio.sudoku.tables import geometry
@@ -76,10 +76,13 @@ TAIL_DEEP = 1
 #: guesses and brt), so 25 make a batch of ~0.15 s on a free core (~0.3 s beside the window's three
 #: other generators: Stop waited 0.43-0.56 s for the weighted row with 50, 0.46-0.68 s with 100);
 #: rated by W (~11 ms a puzzle, ~0.75 s a sample) a batch is one sample.  CPU per sample is the
-#: same for 25, 50 and 100 (5.9, 6.6, 6.1 ms, noise)
+#: same for 25, 50 and 100 once the checked puzzles and the grid pool no longer come per batch
 SAMPLES_PER_BATCH = 25
-#: puzzles of a batch checked for minimality by the solver (``verify``), spread over the batch
-VERIFIED_PER_BATCH = 256
+#: one puzzle in this many is checked for minimality by the solver (``verify``), spread over the
+#: batch: 256 a batch of 100 samples, as before the batches shrank (256 of a batch of 25 took
+#: ~1.1 ms a sample, a third of the job's time)
+VERIFIED_EVERY = 28
+_NO_POOL = np.zeros((1, 81), dtype=np.uint8)   # the sequential source draws its own grids
 WEIGHTED_SOURCES = {
     "pool": "random isomorphs of a pool of solver grids (grid weight 1; biased: a finite pool)",
     "sequential": "the estimator's sequential grid sampler with weight 1/q(grid): unbiased over all grids",
@@ -301,7 +304,8 @@ class WeightedSubsetsJob(GeneratorBatchJob):
     def run_batch(self, batch_index: int, seed: int) -> GenResult:
         sp = self.spec
         t0 = time.perf_counter()
-        pool = grid_pool(sp["pool_size"], sp["pool_seed"], "solver")
+        pool = (shared_grid_pool(sp["pool_size"], sp["pool_seed"], "solver") if sp["grid_source"] == "pool"
+                else _NO_POOL)
         _, peers, units = geometry(3, 3)
         rng = seed_state(np.uint64(seed))
         strata, inv_pr = self.strata()
@@ -326,11 +330,10 @@ class WeightedSubsetsJob(GeneratorBatchJob):
         if sp["verify"] and n:
             # a spread sample: the enumeration is exact (tests: brute force, the full DFS), and
             # checking every puzzle (~70 a sample) took ~3/4 of the sampler's time
-            step = -(-n // VERIFIED_PER_BATCH)
-            bad = first_not_minimal(out[::step])
+            bad = first_not_minimal(out[::VERIFIED_EVERY])
             if bad >= 0:
                 raise RuntimeError(f"weighted-subsets produced a non-minimal puzzle: batch {batch_index}, "
-                                   f"puzzle {bad * step}")
+                                   f"puzzle {bad * VERIFIED_EVERY}")
         res = GenResult(out, out_w, puzzle_difficulty(out, sp["difficulty"]), int(sp["per_batch"]), 0,
                         time.perf_counter() - t0)
         res.extra = {"found": counts, "whist": whist, "ratio_sums": sums, "class_sums": class_sums}
