@@ -88,8 +88,7 @@ class _ResultsModel(HeadedTableModel):
         the header never measures rows as they arrive."""
         longest_line = max((len(str(x)) for x in self.lines[-1:] + self.lines[:1]), default=1)
         samples = ["9" * max(4, longest_line), "99", "W0 (BRT)", "999", "9" * 81]
-        return [max(metrics.horizontalAdvance(text), metrics.horizontalAdvance(head)) + 16
-                for text, head in zip(samples, self.HEADERS)]
+        return self.widths_for(metrics, samples)
 
 
 #: the W distribution (table, bars, summary) is redrawn every this many refreshes while a run

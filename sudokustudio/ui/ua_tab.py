@@ -67,10 +67,8 @@ class _UATableModel(HeadedTableModel):
         return None
 
     def column_widths(self, metrics) -> list[int]:
-        """Widths of the number and size columns for their widest text, measured once (resizing
-        to contents asks ``data`` of every row)."""
-        return [max(metrics.horizontalAdvance(text), metrics.horizontalAdvance(head)) + 16
-                for text, head in zip(("9" * len(str(max(len(self.masks) - 1, 0))), "99"), self.HEADERS)]
+        """Widths of the number and size columns for their widest text."""
+        return self.widths_for(metrics, ("9" * len(str(max(len(self.masks) - 1, 0))), "99"))
 
 
 class UATab(QWidget):

@@ -15,6 +15,12 @@ class HeadedTableModel(QAbstractTableModel):
     def columnCount(self, parent=None) -> int:
         return len(self.HEADERS)
 
+    def widths_for(self, metrics, samples) -> list[int]:
+        """Column widths that fit each column's widest text (``samples``, one a column) and its
+        header, measured once: resizing to contents would ask ``data`` of every row."""
+        return [max(metrics.horizontalAdvance(text), metrics.horizontalAdvance(head)) + 16
+                for text, head in zip(samples, self.HEADERS)]
+
     def headerData(self, section, orientation, role=Qt.DisplayRole):
         if role == Qt.DisplayRole and orientation == Qt.Horizontal:
             return self.HEADERS[section]
