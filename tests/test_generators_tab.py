@@ -195,3 +195,33 @@ def test_tab_pattern_symmetry_and_rating_row(qtbot, settings, tmp_path):
         tab.start("pattern")
     assert "r5c5" in warn.call_args[0][2]
     tab.shutdown()
+
+
+def test_clue_plot_range_follows_the_shares_down(qtbot, settings):
+    """A run's first puzzles give spiky shares; once the shares settle, the clue-count plot
+    frames them again: the data fill at least 60 % of its y range (with 40 %, an axis framed on
+    a spike twice the settled shares stayed, as a run of the window showed)."""
+    import dataclasses
+
+    from sudokustudio.ui.generators_tab import GeneratorsTab
+
+    tab = GeneratorsTab(settings)
+    qtbot.addWidget(tab)
+    tab.rows["top-down"]["target"].setValue(200)
+    tab.start("top-down")
+    _wait_idle(qtbot, tab)
+    tab.timer.stop()
+    settled = tab.model.drawing(tab.metric_combo.currentText())
+    (curve,) = settled.curves
+    x, y = curve.hist
+    high = max(float(y.max()), float(settled.reference[1].max()))
+    spike = np.where(np.arange(len(y)) == int(np.argmax(y)), 2 * high / 1.1, 0.0)
+    early = dataclasses.replace(settled, curves=[dataclasses.replace(curve, hist=(x, spike),
+                                                                     version=("early",))])
+    view = tab.hist_plot.getViewBox()
+    tab._show(early, staggered=False)
+    assert view.viewRange()[1][1] >= 2 * 1.45 * high          # the spike and room for the legend
+    tab._show(settled, staggered=False)
+    top = view.viewRange()[1][1]
+    assert 1.45 * high <= top <= 1.45 * high / 0.6 + 1e-9
+    tab.shutdown()
