@@ -472,3 +472,31 @@ def test_weighted_subsets_distribution_agrees_with_seed_002_class_by_class():
     raw = {c: k / n for c, k in d["found_hist"].items()}
     off = [c for c in z if abs(raw[c] - SEED002_SHARES[c][0]) > 4 * d["weighted_hist_se"][c] + 0.01]
     assert len(off) >= 4
+
+
+def test_a_w_rated_batch_stops_between_chunks_when_its_run_is_stopped(monkeypatch):
+    """One weighted sample can yield hundreds of puzzles at ~10 ms each to rate by W: the rating
+    looks at the batch's cancel flag every ``W_CHUNK`` puzzles, so Stop waits for one chunk, not
+    for the batch (median 2.6 s, up to 6.5 s in the window before).  The chunked ratings are the
+    one-call ratings."""
+    from sudokustudio.core.batch import BatchCancelled, cancel_scope
+    from sudokustudio.sudoku import difficulty
+    from sudokustudio.sudoku.generate.weighted import WeightedSubsetsJob
+    from sudokustudio.sudoku.rating import rate_puzzles
+
+    job = WeightedSubsetsJob(difficulty=["W"], pool_size=4)
+    seed, res = next((s, r) for s, r in ((s, job.run_batch(0, s)) for s in range(40))
+                     if r.puzzles.shape[0] > 2 * difficulty.W_CHUNK)
+    assert np.array_equal(res.metrics["W"], rate_puzzles(res.puzzles)[0])
+    stop = np.zeros(1, dtype=np.int64)
+    rated = []
+
+    def rate_then_stop(puzzles, cap):     # the user presses Stop while the first chunk is rated
+        rated.append(len(puzzles))
+        stop[0] = 1
+        return rate_puzzles(puzzles, cap)
+
+    monkeypatch.setattr(difficulty, "rate_puzzles", rate_then_stop)
+    with cancel_scope(stop), pytest.raises(BatchCancelled):
+        job.run_batch(0, seed)
+    assert rated == [difficulty.W_CHUNK]
