@@ -70,3 +70,31 @@ def test_major_grid_only_keeps_the_labelled_ticks(qtbot):
         assert len(plain.getAxis(name).tickValues(0, 10, 800)) > 1
     assert len(other.getAxis("left").tickValues(0, 10, 800)) == 1
     assert len(other.getAxis("bottom").tickValues(0, 10, 800)) > 1
+
+
+def test_the_estimator_plots_keep_their_label_width_and_fit_their_labels(qtbot):
+    """The left axes keep one width whatever labels a run's ranges bring (a new width resized
+    the view, a full repaint), and that width holds the labels drawn: coarse and fine
+    convergence ranges, relative errors from 100 % down to 0.0005 %."""
+    import numpy as np
+
+    from sudokustudio.ui.widgets.est_plots import ConvergencePlot, RelErrPlot
+
+    conv, rel = ConvergencePlot(), RelErrPlot()
+    for plot in (conv, rel):
+        qtbot.addWidget(plot)
+        plot.resize(700, 400)
+        plot.show()
+    qtbot.waitExposed(conv)
+    widths = {id(p): p.getAxis("left").width() for p in (conv, rel)}
+    t = np.linspace(1.0, 100.0, 50)
+    for spread in (0.3, 1e-2, 1e-4, 2e-5):
+        conv.show_runs([("run", "#1f77b4", t, 1 + spread * np.sin(t), np.full(50, spread))])
+        rel.show_runs([("run", "#1f77b4", t, spread * 10 / np.sqrt(t))])
+        for plot in (conv, rel):
+            plot.grab()                       # paints: pyqtgraph measures the labels it draws
+            axis = plot.getAxis("left")
+            assert axis.width() == widths[id(plot)]
+            room = axis.width() - axis.style["tickTextOffset"][0] - max(0, axis.style["tickLength"]) \
+                - 0.8 * axis.label.boundingRect().height()
+            assert 0 < axis.textWidth <= room + 0.5, (spread, axis.textWidth, room)

@@ -13,7 +13,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 
-from sudokustudio.ui.widgets.steady_plot import REDRAW_STAGGER_MS, SteadyRange, cache_axes, major_grid_only
+from sudokustudio.ui.widgets.steady_plot import (REDRAW_STAGGER_MS, SteadyRange, cache_axes, fixed_label_width,
+                                                   major_grid_only)
 
 pg.setConfigOptions(antialias=True, background="w", foreground="k")
 
@@ -110,6 +111,7 @@ class ConvergencePlot(pg.PlotWidget):
         self._legend = _Legend(self, (10, 10))
         self._series = _Series(self)
         cache_axes(self)
+        fixed_label_width(self, "0.99995")
         # compute time grows from 0: room for 60 % more, so the axis moves rarely at the start too
         self._range = SteadyRange(self, x={"grow": 0.6, "margin": 0.02}, y={"grow": 0.15, "margin": 0.15})
 
@@ -184,6 +186,7 @@ class RelErrPlot(pg.PlotWidget):
         self.guide = pg.PlotDataItem([], [], pen=_pen("#777777", 1, Qt.DashLine))
         self.addItem(self.guide)
         cache_axes(self)
+        fixed_label_width(self, "0.0005")
         self._range = SteadyRange(self, grow=0.2, margin=0.1)   # in log10 units: the axes are log
 
     def show_runs(self, runs, guide_from=None) -> None:
