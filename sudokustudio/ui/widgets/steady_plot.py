@@ -83,7 +83,7 @@ def fixed_label_width(plot, widest: str, axis: str = "left") -> None:
     """Reserve room on a vertical axis for tick labels up to ``widest`` (e.g. "0.99995") and keep
     it: pyqtgraph sizes the axis to its labels, so a run whose labels gained or lost a digit
     resized the axis and its view, a full repaint (six times in six seconds of a grid estimate;
-    the longest UI stall of five such runs 31-62 ms, 22-41 ms with the width fixed)."""
+    the longest UI stall of five such runs 28-65 ms, 22-31 ms with the width fixed)."""
     from PySide6.QtGui import QFontMetricsF
 
     item = plot.getPlotItem() if hasattr(plot, "getPlotItem") else plot
