@@ -234,7 +234,7 @@ class GeneratorsTab(QWidget):
         # is framed afresh once the data fill less than 60 % of it (the default 40 % kept
         # the y axis at 1.6 while the data reached 0.77)
         self._hist_range = SteadyRange(self.hist_plot, margin=0.02, grow=0.1, fill=0.6)
-        self._metric_range = SteadyRange(self.metric_plot, margin=0.1, grow=0.1, fill=0.6)
+        self._metric_range = SteadyRange(self.metric_plot, margin=0.1, grow=0.1)
         plots.addWidget(self.hist_plot)
         plots.addWidget(self.metric_plot)
         plots.setSizes([500, 250])
