@@ -17,7 +17,14 @@ roughly: its heaviest classes are its rarest).  Its cost and the weighted sample
 through its job are timed in alternating rounds (``--rounds``), so a drift of the machine's
 speed does not fall on one side of the ratio only.  The "clustered" model applies the
 29-clue class's measured clustering to the classes 30 to 32: with the deeper tail subsets
-that class comes mostly from 33-clue subsets, the tail's own size.
+that class comes mostly from 33-clue subsets, the tail's own size.  A run finds the 30-clue
+class in a few samples only, too few to measure its own clustering; ``--tail-alone SECONDS``
+runs the tail stratum alone (its subsets searched to its floor, nothing else: ~1.4 ms a
+sample, a 30-clue find in ~20,000) for that long per seed and measures k_c = sum K^2 / sum K
+of its finds per sample (Var / Poisson for rare finds), with a bootstrap 95% range;
+``--rare-k K`` gives that factor without the run.  A third model applies it to c = 30..32
+(the fewer clues a subset holds beyond a class, the fewer neighbours of a find it can hold
+too, so c = 31 and 32 cluster less than 30 would).
 The README's Generators section quotes this benchmark.
 """
 from __future__ import annotations
@@ -78,7 +85,58 @@ def sample(seed: int, seconds: float, s: int, per_grid: int,
     return np.array(rows), time.process_time() - t0
 
 
-def report(R: np.ndarray, cpu: float, units: np.ndarray) -> dict[str, float]:
+def tail_alone(seed: int, seconds: float, tail: tuple[int, int, int, int]) -> np.ndarray:
+    """Finds a sample of the classes 30..33 (samples with a find x 4) of the tail stratum run
+    alone: tail[2] subsets of tail[0] clues a grid (sequential grids), searched to tail[1]."""
+    from sudokustudio.core.rng import seed_state
+    from sudokustudio.sudoku.generate import weighted as W
+    from sudokustudio.sudoku.grids import grid_pool
+    from sudokustudio.sudoku.tables import geometry
+
+    tail_s, lo, per_grid = tail[0], tail[1], tail[2]
+    strata = np.array([(tail_s, per_grid, lo, 82)], dtype=np.int64)
+    inv = W.inclusion_weights(tail_s)
+    inv[:lo] = 0.0
+    pool = grid_pool(1, 2009, "solver")
+    _, peers, units = geometry(3, 3)
+    rng = seed_state(np.uint64(seed))
+    counts, whist, sums, class_sums = np.zeros(82, np.int64), np.zeros(82), np.zeros(7), np.zeros((2, 82))
+    buf = np.zeros((4096, 81), np.uint8)
+    W.warm_up()
+    finds = []
+    t0 = time.process_time()
+    while time.process_time() - t0 < seconds:
+        before = counts[30:34].copy()
+        W.subsets_kernel(rng, pool, peers, units, strata, 1, inv[None, :], buf, np.zeros(4096), counts, whist,
+                         sums, class_sums, True, np.empty_like(buf))
+        if np.any(counts[30:34] != before):
+            finds.append(counts[30:34] - before)
+    return np.array(finds, dtype=np.int64).reshape(-1, 4)
+
+
+def rare_clustering(finds: np.ndarray) -> float:
+    """k_c = sum K^2 / sum K of each rare class found (printed, with a bootstrap 95% range);
+    returns the 30-clue class's."""
+    rng = np.random.default_rng(1)
+    k30 = math.nan
+    for j, c in enumerate(range(30, 34)):
+        K = finds[:, j]
+        if K.sum() == 0:
+            continue
+        k = (K ** 2).sum() / K.sum()
+        boot = []
+        for _ in range(2000):
+            b = K[rng.integers(0, len(K), len(K))]
+            boot.append((b ** 2).sum() / max(1, b.sum()))
+        lo, hi = np.percentile(boot, [2.5, 97.5])
+        print(f"  tail alone, c = {c}: {K.sum()} finds in {np.count_nonzero(K)} samples, finds a sample "
+              f"{dict(enumerate(np.bincount(K)))}; k = {k:.2f} (bootstrap 95%: {lo:.2f}-{hi:.2f})")
+        if c == 30:
+            k30 = k
+    return k30
+
+
+def report(R: np.ndarray, cpu: float, units: np.ndarray, rare_k: float | None = None) -> dict[str, float]:
     """Shares of the variance, SE² x CPU-s at the kernel's cost (the run's); returns the
     variance a grid sample of the mean clue count, measured and with c = 30..32 modelled."""
     n = len(R)
@@ -114,7 +172,10 @@ def report(R: np.ndarray, cpu: float, units: np.ndarray) -> dict[str, float]:
     for c in RARE:
         print(f"  c = {c}: variance {measured(c):.1f} measured, {poisson(c):.1f} if Poisson")
     figures = {"measured": V}
-    for kk, name in ((1.0, "Poisson"), (max(k, 1.0), "clustered like c = 29")):
+    models = [(1.0, "Poisson"), (max(k, 1.0), "clustered like c = 29")]
+    if rare_k is not None and math.isfinite(rare_k):
+        models.append((rare_k, f"clustered as the tail's 30-clue finds, k = {rare_k:.2f}"))
+    for kk, name in models:
         full = low + kk * sum(poisson(c) for c in RARE)
         figures[name] = full
         print(f"  with c = 30..32 modelled ({name}): variance x{full / low:.2f}, SE² x CPU-s "
@@ -202,6 +263,10 @@ def main() -> int:
                     help="controlled-bias puzzles timed for the comparison (0: none)")
     ap.add_argument("--rounds", type=int, default=4,
                     help="alternating timing rounds of controlled-bias and the weighted sampler's job")
+    ap.add_argument("--tail-alone", type=float, default=0.0, metavar="SECONDS",
+                    help="CPU-s per seed of the tail stratum alone, to measure the 30-clue class's clustering")
+    ap.add_argument("--rare-k", type=float, default=None,
+                    help="that clustering factor, given (e.g. from an earlier --tail-alone run)")
     a = ap.parse_args()
     seeds = [int(x) for x in a.seeds.split(",")]
     from sudokustudio.sudoku.generate import weighted as W
@@ -215,9 +280,15 @@ def main() -> int:
     with ProcessPoolExecutor(len(seeds)) as ex:
         parts = list(ex.map(sample, seeds, [a.seconds] * len(seeds), [a.s] * len(seeds),
                             [a.per_grid] * len(seeds), [tail] * len(seeds)))
+        rare_k = a.rare_k
+        if a.tail_alone > 0 and tail[2]:
+            alone = list(ex.map(tail_alone, [s + 100 for s in seeds], [a.tail_alone] * len(seeds),
+                                [tail] * len(seeds)))
+            print(f"tail stratum alone, {a.tail_alone:.0f} CPU-s a seed:")
+            rare_k = rare_clustering(np.concatenate(alone))
     job = job_of(a.s, a.per_grid, tail)
     R = np.concatenate([r for r, _ in parts])
-    ours = report(R, sum(t for _, t in parts), W.poisson_units(*job.strata()))
+    ours = report(R, sum(t for _, t in parts), W.poisson_units(*job.strata()), rare_k)
     if a.cb_puzzles:
         ms, per_puzzle, total = paired_costs(job, a.cb_puzzles, a.rounds, seeds[0])
         controlled_bias_figure(per_puzzle, total, ms, ours)
