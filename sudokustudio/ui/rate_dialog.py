@@ -32,7 +32,6 @@ from sudokustudio.ui.widgets.table_fill import fill_table
 from sudokustudio.ui.widgets.table_model import ALIGN, DISPLAY, LEFT, RIGHT, HeadedTableModel
 
 
-
 class _ResultsModel(HeadedTableModel):
     """line, clues, W, candidates after BRT, puzzle (rows appear as batches arrive).
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QFontMetricsF
 from PySide6.QtWidgets import QGraphicsItem
 
 AXES = ("left", "bottom", "right", "top")
@@ -84,8 +85,6 @@ def fixed_label_width(plot, widest: str, axis: str = "left") -> None:
     it: pyqtgraph sizes the axis to its labels, so a run whose labels gained or lost a digit
     resized the axis and its view, a full repaint (six times in six seconds of a grid estimate;
     the longest UI stall of five such runs 28-65 ms, 22-31 ms with the width fixed)."""
-    from PySide6.QtGui import QFontMetricsF
-
     item = plot.getPlotItem() if hasattr(plot, "getPlotItem") else plot
     ax = item.getAxis(axis)
     font = ax.style["tickFont"] or ax.font()
