@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, Slot
-from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QUndoCommand, QUndoStack
+from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QScrollArea,
                                QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget)
@@ -28,6 +28,7 @@ from sudokustudio.ui.survo_dialogs import NewPuzzleDialog
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import RESOURCES, SERIES
 from sudokustudio.ui.widgets.survo_board import SurvoBoardWidget
+from sudokustudio.ui.widgets.steady_plot import cache_axes, fixed_label_width
 
 EXAMPLES_DIR = RESOURCES / "survo"
 EXAMPLES = [  # (file, menu label)
@@ -157,8 +158,11 @@ class SurvoTab(QWidget):
         self.cancel_button.setToolTip("Stop generating after the current try")
         self.cancel_button.clicked.connect(self._cancel_generating)
         self.cancel_button.setVisible(False)
-        busy_row.addWidget(self.busy)
-        busy_row.addWidget(self.cancel_button)
+        for w in (self.busy, self.cancel_button):   # their room stays: showing them must not move the board
+            policy = w.sizePolicy()
+            policy.setRetainSizeWhenHidden(True)
+            w.setSizePolicy(policy)
+            busy_row.addWidget(w)
         lay.addLayout(busy_row)
         self.views.addTab(page, "Board")
         # --- extra views --- (other views are added to self.views below this line)
@@ -247,6 +251,11 @@ class SurvoTab(QWidget):
         self.hint_label.setFont(f)
         self.hint_label.setStyleSheet("color: #8a5a00;")
         grid.addWidget(self.hint_label, 1, 0)
+        # room for the usual lines kept: a label that grows when the solver answers would resize
+        # the W plot below it, and pyqtgraph redraws its axes (~10 ms of the UI thread)
+        self.info_label.setMinimumHeight(7 * self.info_label.fontMetrics().lineSpacing())
+        self.info_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
+        self.hint_label.setMinimumHeight(2 * QFontMetrics(f).lineSpacing())
         grid.setColumnStretch(0, 1)
         v.addLayout(grid)
         self.w_label = QLabel("W = –")
@@ -262,6 +271,10 @@ class SurvoTab(QWidget):
         self.plot.hideButtons()
         self.plot.getAxis("bottom").setTickSpacing(major=5, minor=1)
         self.plot.getAxis("left").setTickSpacing(major=10, minor=2)
+        # a new puzzle repaints the window several times while it settles: the axes are drawn
+        # once per range, and W's labels (up to 3 digits) never resize the plot
+        cache_axes(self.plot)
+        fixed_label_width(self.plot, "888")
         self.w_curve = self.plot.plot([], [], pen=pg.mkPen(SERIES[0], width=2), symbol="o", symbolSize=7,
                                       symbolBrush=SERIES[0], symbolPen=None)
         self.sacrifice_dots = pg.ScatterPlotItem(size=11, brush=pg.mkBrush(SERIES[1]), pen=None)

@@ -68,6 +68,8 @@ class UAGridView(QWidget):
         small = QFont(self.font())
         small.setPixelSize(max(7, int(cell * 0.30)))
         small.setBold(True)
+        bold = QFont(big)
+        bold.setBold(True)
         for c in range(81):
             r, k = divmod(c, 9)
             rect = QRectF(x0 + k * cell, y0 + r * cell, cell, cell)
@@ -81,9 +83,7 @@ class UAGridView(QWidget):
             if not d:
                 continue
             is_clue = self.clues is None or c in self.clues
-            f = QFont(big)
-            f.setBold(self.clues is not None and is_clue)
-            p.setFont(f)
+            p.setFont(bold if self.clues is not None and is_clue else big)
             if self.clues is not None and not is_clue:
                 p.setPen(QColor("#c8c8c8"))
             else:
