@@ -1,6 +1,6 @@
 """Render the README's window screenshots offscreen, from real runs.
 
-    python3 docs/make_screenshots.py [--seconds 20] [--only window,generators,estimator,minimals,ua,atlas]
+    python3 docs/make_screenshots.py [--seconds 20] [--only window,generators,estimator,minimals,ua,atlas,browser,survo]
 
 window.png: the whole window on the Generators tab after every generator has
 run for --seconds (with seed 002's 001-puzzles imported for comparison);
@@ -12,7 +12,8 @@ browser.png: the Collections tab with a W path step on the grid (``shoot_browser
 survo_atlas.png: the Survo tab's Atlas view after a complete run of
 --atlas-size (default 3×6; with --atlas-file, that atlas written by
 ``survo atlas --out`` is opened instead of run), its prediction shown,
-sorted by minimum swaps (most first).  Settings
+sorted by minimum swaps (most first); survo.png: the board on the sacrifice example after
+its two swaps, with the hint for the next (``shoot_survo``).  Settings
 and run stores go to a temporary folder, so a user's own are not touched.
 The other screenshots in docs/screenshots were taken by hand from the app.
 """
@@ -165,9 +166,29 @@ def main() -> int:
     if "browser" in shots:
         shoot_browser(app, win, tab_of)
 
+    if "survo" in shots:
+        shoot_survo(app, win, tab_of)
+
     win.close()
     print(f"screenshots written to {OUT}")
     return 0
+
+
+def shoot_survo(app, win, tab_of) -> None:
+    """survo.png: the Survo board on the sacrifice example after its two swaps (the first one a
+    sacrifice, W 4 -> 6), the hint for the next shown."""
+    from sudokustudio.ui.survo_tab import SurvoTab
+
+    i, tab = tab_of(SurvoTab)
+    win.tabs.setCurrentIndex(i)
+    tab.views.setCurrentWidget(tab.board_page)
+    tab.load_example("sacrifice_example.mat")
+    tab.request_swap(2, 3)
+    tab.request_swap(7, 8)
+    tab.show_hint()
+    pump(app, 60, until=lambda: bool(tab.hint_label.text()))
+    pump(app, 1.0)
+    tab.grab().save(str(OUT / "survo.png"))
 
 
 def shoot_browser(app, win, tab_of) -> None:

@@ -135,6 +135,15 @@ def test_hint_and_solve(qtbot, tab):
     assert tab.board_widget.solution is not None
 
 
+def test_waiting_for_the_solver_is_said_then_cleared(qtbot, tab):
+    tab.load_example("sacrifice_example.mat")   # its solver starts now: a hint must wait for it
+    tab.show_hint()
+    assert tab.status.text() in ("Solving…", "Preparing (compiling kernels)…")
+    qtbot.waitUntil(lambda: bool(tab.hint_label.text()), timeout=30000)
+    assert tab.hint_label.text().startswith("Mate in 4")   # the fewest swaps from its setup
+    assert tab.status.text() == ""
+
+
 def test_sacrifice_marked_in_swap_list(qtbot, tab):
     tab.load_example("sacrifice_example.mat")
     tab.wait_idle()

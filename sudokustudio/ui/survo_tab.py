@@ -444,8 +444,11 @@ class SurvoTab(QWidget):
                 return
             self._update_info()
             todo, self._after_solve = self._after_solve, []
+            waiting = self.status.text()
             for fn in todo:
                 fn()
+            if todo and self.status.text() == waiting:   # "Solving…" is over: not left standing
+                self._status("")
         elif kind == "warm":
             if self.board is None:
                 self.load_example("worked_example.mat")
@@ -559,10 +562,14 @@ class SurvoTab(QWidget):
 
     # ------------------------------------------------------------- misc
     def _status(self, text: str) -> None:
+        """Say ``text`` below the board and in the window's status bar ("": clear both)."""
         self.status.setText(text)
         win = self.window()
         if win is not None and hasattr(win, "statusBar") and win is not self:
-            win.statusBar().showMessage(text, 5000)
+            if text:
+                win.statusBar().showMessage(text, 5000)
+            else:
+                win.statusBar().clearMessage()
 
     def wait_idle(self, msecs: int = 30000) -> bool:
         """Block until background work is done and delivered (tests, closing)."""
