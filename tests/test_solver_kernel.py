@@ -205,7 +205,7 @@ def test_hard_puzzles_take_the_triad_search_and_agree_with_reference(shared_data
         c = gen.choice(np.flatnonzero(p))
         p[c] = 1 + (p[c] + gen.integers(0, 8)) % 9
     puzzles = np.concatenate([sparse, changed, forum[:100]])
-    st = solver._new_stack()
+    st = solver.new_search_stack()
     hard = np.array([_open_after_root_propagation(p, st) >= solver.HARD_CELLS for p in puzzles])
     assert hard[:n].mean() > 0.9 and hard[n:-100].mean() > 0.3 and hard[-100:].all()
     puzzles = puzzles[hard]
