@@ -144,6 +144,17 @@ def test_waiting_for_the_solver_is_said_then_cleared(qtbot, tab):
     assert tab.status.text() == ""
 
 
+def test_w_plot_follows_the_swaps(qtbot, tab):
+    tab.load_example("sacrifice_example.mat")
+    tab.request_swap(2, 3)     # a sacrifice: W 4 -> 6
+    qtbot.waitUntil(lambda: len(tab.w_curve.getData()[1]) == 2, timeout=5000)   # drawn a turn later
+    assert list(tab.w_curve.getData()[1]) == [4, 6]
+    assert list(tab.sacrifice_dots.getData()[1]) == [6]
+    tab.undo_stack.undo()
+    qtbot.waitUntil(lambda: len(tab.w_curve.getData()[1]) == 1, timeout=5000)
+    assert len(tab.sacrifice_dots.getData()[0]) == 0
+
+
 def test_sacrifice_marked_in_swap_list(qtbot, tab):
     tab.load_example("sacrifice_example.mat")
     tab.wait_idle()

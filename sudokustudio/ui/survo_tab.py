@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import Qt, Slot
+from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QKeySequence, QUndoCommand, QUndoStack
 from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLabel, QListWidget,
                                QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QScrollArea,
@@ -94,6 +94,7 @@ class SurvoTab(QWidget):
         self._after_solve: list = []
         self._cancel_generation = False
         self._number = int(np.random.SeedSequence().entropy % 1_000_000)
+        self._w_plot_timer = QTimer(self, singleShot=True, interval=0, timeout=self._draw_w_plot)
         self._build()
         # The first puzzle appears once the board kernels are compiled (or loaded from
         # numba's cache) on the pool thread: the window never waits for compilation.
@@ -396,19 +397,26 @@ class SurvoTab(QWidget):
             self.swap_list.addItem(item)
         if b.swaps:
             self.swap_list.setCurrentRow(len(b.swaps) - 1)
-        hist = b.w_history()
-        x = np.arange(len(hist))
-        self.w_curve.setData(x, hist)
-        sac = self.model.sacrifices()
-        self.sacrifice_dots.setData([p[0] for p in sac], [p[1] for p in sac])
-        self.plot.setXRange(0, max(4, len(hist) - 1), padding=0.05)
-        self.plot.setYRange(0, max(4, max(hist)), padding=0.08)
+        self._w_plot_timer.start()
         self._update_info()
         if b.solved:
             self._show_solved()
         else:
             self.message.setText("")
             self.message.setStyleSheet("padding: 4px;")
+
+    def _draw_w_plot(self) -> None:
+        """The W history, drawn on the turn of the event loop after the board's: a new range
+        redraws the plot's axes, and board and plot in one paint held the UI thread ~25 ms."""
+        b = self.board
+        if b is None:
+            return
+        hist = b.w_history()
+        self.w_curve.setData(np.arange(len(hist)), hist)
+        sac = self.model.sacrifices()
+        self.sacrifice_dots.setData([p[0] for p in sac], [p[1] for p in sac])
+        self.plot.setXRange(0, max(4, len(hist) - 1), padding=0.05)
+        self.plot.setYRange(0, max(4, max(hist)), padding=0.08)
 
     def _update_info(self) -> None:
         self.info_label.setText("\n".join(self.model.info_lines()))
