@@ -575,7 +575,6 @@ def new_search_stack():
     return np.empty((MAX_DEPTH + 2, STATE), dtype=np.int64)
 
 
-
 @njit(cache=True, nogil=True)
 def count_solutions_kernel(puzzle, limit):
     """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""

@@ -27,8 +27,8 @@ from sudokustudio.ui.background import BackgroundCalls, error_text
 from sudokustudio.ui.survo_dialogs import NewPuzzleDialog
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import RESOURCES, SERIES
-from sudokustudio.ui.widgets.survo_board import SurvoBoardWidget
 from sudokustudio.ui.widgets.steady_plot import cache_axes, fixed_label_width
+from sudokustudio.ui.widgets.survo_board import SurvoBoardWidget
 
 EXAMPLES_DIR = RESOURCES / "survo"
 EXAMPLES = [  # (file, menu label)

@@ -93,17 +93,6 @@ class SurvoBoardWidget(QWidget):
         size, x0, y0 = self._layout()
         return QRect(x0 + j * size, y0 + i * size, size, size)
 
-    def _margin_col_rect(self, i: int, k: int) -> QRect:
-        """Row i's Sum (k=0), OK (1), D (2) cell."""
-        size, x0, y0 = self._layout()
-        n = self.board.puzzle.n
-        return QRect(int(x0 + (n + 0.3 + k) * size), y0 + i * size, size, size)
-
-    def _margin_row_rect(self, k: int, j: int) -> QRect:
-        size, x0, y0 = self._layout()
-        m = self.board.puzzle.m
-        return QRect(x0 + j * size, int(y0 + (m + 0.3 + k) * size), size, size)
-
     def cell_at(self, pos: QPoint) -> tuple[int, int] | None:
         if self.board is None:
             return None
@@ -156,12 +145,16 @@ class SurvoBoardWidget(QWidget):
         w = b.w
         grid_pen = QPen(QColor("#888888"), 1)
         outlines: list[QRect] = []
+
+        def cell(i: int, j: int) -> QRect:   # cell_rect without a layout pass each
+            return QRect(x0 + j * size, y0 + i * size, size, size)
+
         self._paint_headers(p, m, n, size, x0, y0, fonts["head"])
         # numbers: backgrounds first, then outlines in one call, then the digits
         hint = set(self.hint or ())
         for i in range(m):
             for j in range(n):
-                r = QRect(x0 + j * size, y0 + i * size, size, size)
+                r = cell(i, j)
                 v = table[i][j]
                 bg = (GIVEN_BLUE if given[i][j] else SELECT_YELLOW if v == self.selected
                       else OK_GREEN if w == 0 else WHITE)
@@ -185,14 +178,14 @@ class SurvoBoardWidget(QWidget):
             for i in range(m):
                 for j in range(n):
                     if table[i][j] in hint:
-                        p.drawRect(QRect(x0 + j * size, y0 + i * size, size, size).adjusted(3, 3, -3, -3))
+                        p.drawRect(cell(i, j).adjusted(3, 3, -3, -3))
         p.setFont(fonts["number"])
         for i in range(m):
             for j in range(n):
                 if self._dragging and self._press == (i, j):
                     continue
                 p.setPen(GIVEN_TEXT if given[i][j] else Qt.black)
-                p.drawText(QRect(x0 + j * size, y0 + i * size, size, size), Qt.AlignCenter, str(table[i][j]))
+                p.drawText(cell(i, j), Qt.AlignCenter, str(table[i][j]))
         if self.solution is not None:
             p.setFont(fonts["head"])
             p.setPen(SOLUTION_GREEN)
@@ -200,13 +193,13 @@ class SurvoBoardWidget(QWidget):
             for i in range(m):
                 for j in range(n):
                     if int(solution[i][j]) != table[i][j]:
-                        r = QRect(x0 + j * size, y0 + i * size, size, size)
-                        p.drawText(r.adjusted(2, 1, -3, -1), Qt.AlignRight | Qt.AlignBottom, str(int(solution[i][j])))
+                        p.drawText(cell(i, j).adjusted(2, 1, -3, -1), Qt.AlignRight | Qt.AlignBottom,
+                                   str(int(solution[i][j])))
         # keyboard cursor
         if self.hasFocus():
             ci, cj = self.cursor
             p.setPen(QPen(CURSOR_BLUE, 2, Qt.DashLine))
-            p.drawRect(self.cell_rect(ci, cj).adjusted(1, 1, -1, -1))
+            p.drawRect(cell(ci, cj).adjusted(1, 1, -1, -1))
         p.setFont(fonts["small"])
         p.setPen(Qt.black)
         for r, val, is_d in margins:
