@@ -92,6 +92,13 @@ def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
     qtbot.waitUntil(lambda: not view.charts_pending)
     assert view.selected_size() == (2, 4) and view.model.rowCount() == 62
     assert not legend.items   # no seed bars beside a 2×4 atlas, no legend rows
+    # a shown result's columns are fitted a turn of the event loop later (not in the refresh's
+    # own turn); then "#" has room for the largest number a sort brings up
+    view.table.setColumnWidth(0, 300)
+    view.set_result(view.result, complete=True, charts=False)
+    assert view.table.columnWidth(0) == 300 and view.fit_timer.isActive()
+    qtbot.waitUntil(lambda: not view.fit_timer.isActive())
+    assert view.table.fontMetrics().horizontalAdvance("620") <= view.table.columnWidth(0) < 300
 
 
 def test_open_button_reads_an_atlas_file_in_the_background(qtbot, settings, tmp_path, monkeypatch):

@@ -36,6 +36,7 @@ from sudokustudio.ui.widgets.live_bars import LiveBars
 
 __all__ = ["SIZES", "AtlasModel", "AtlasView"]
 SEED_COLOR = "#999999"
+NO_COLOUR = QColor(0, 0, 0, 0)
 #: rows (beyond those in view) read to fit the puzzle list's column widths
 FIT_ROWS = 50
 PENDING_COLOR = "#d8d8d8"
@@ -75,6 +76,9 @@ class AtlasView(QWidget):
         self.chart_timer = QTimer(self)   # the charts of a finished run or an opened file, one a turn
         self.chart_timer.setInterval(20)
         self.chart_timer.timeout.connect(self._drain_charts)
+        # the puzzle list's columns are fitted on the next turn of the event loop: the fit reads
+        # ~70 rows through the model (~9 ms), the rest of a run's last refresh as much again
+        self.fit_timer = QTimer(self, singleShot=True, interval=0, timeout=self._fit_columns)
         self._show_seed_tables()
         self._size_changed()
 
@@ -484,10 +488,7 @@ class AtlasView(QWidget):
         self.result = result
         self.model.set_result(result)
         if not running:
-            self.table.resizeColumnsToContents()
-            # the "#" column is fitted to the first rows only: make room for the largest number a sort brings up
-            wide = self.table.fontMetrics().horizontalAdvance(f"{max(result.count, 1)}0")
-            self.table.setColumnWidth(0, max(self.table.columnWidth(0), wide))
+            self.fit_timer.start()
         if charts:
             self._draw_swaps()
             self._draw_w()
@@ -495,6 +496,15 @@ class AtlasView(QWidget):
         self._show_size_tables(result)
         progress = self.atlas.partition_progress() if running else None
         self.status.setText(self.atlas.status_text(result, running, complete, elapsed, progress, left))
+
+    def _fit_columns(self) -> None:
+        """Fit the puzzle list's columns to the rows in view and a few more (FIT_ROWS)."""
+        if self.result is None:
+            return
+        self.table.resizeColumnsToContents()
+        # the "#" column is fitted to the first rows only: make room for the largest number a sort brings up
+        wide = self.table.fontMetrics().horizontalAdvance(f"{max(self.result.count, 1)}0")
+        self.table.setColumnWidth(0, max(self.table.columnWidth(0), wide))
 
     def _show_size_tables(self, result: A.AtlasResult) -> None:
         t = self.atlas.tables(result)
@@ -544,16 +554,19 @@ class AtlasView(QWidget):
 
     @staticmethod
     def _cell(table: QTableWidget, row: int, col: int, text: str, ok: bool | None = None) -> None:
+        """Show ``text`` (and its agreement colour) in a cell; an unchanged cell is not touched (a
+        live refresh rewrites a few hundred cells, most of them as they were: each write is a
+        model signal and a repaint of its cell)."""
         item = table.item(row, col)
         if item is None:
             item = QTableWidgetItem()
             item.setTextAlignment(Qt.AlignCenter)
             table.setItem(row, col, item)
-        item.setText(text)
-        if ok is None:
-            item.setBackground(QColor(0, 0, 0, 0))
-        else:
-            item.setBackground(style.OK_GREEN if ok else style.POSITIVE)
+        if item.text() != text:
+            item.setText(text)
+        colour = NO_COLOUR if ok is None else style.OK_GREEN if ok else style.POSITIVE
+        if item.background().color() != colour:
+            item.setBackground(colour)
 
     def _sort_off_thread(self, fn, on_done, on_error) -> None:
         self.calls.submit("sort", fn, on_done=on_done, on_error=on_error)
