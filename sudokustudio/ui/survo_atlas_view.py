@@ -8,7 +8,7 @@ play it on the board.
 A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the sizes, the prediction,
 the run and the table rows; the view draws them on a timer (4 Hz), never per batch.  A long run
 is kept in the app's run store: after a crash or a closed window, Resume carries it on.
-(About 650 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
+(About 670 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
 of three charts and five tables, the charts one per turn of the event loop so that no redraw
 holds the UI thread long; the data work is the model's, the bars ``widgets.live_bars``.)"""
 from __future__ import annotations
