@@ -11,7 +11,7 @@ is the only solution".  Two facts make the questions cheap:
   unique either, and a clue alone in U is needed by every unique superset.
 
 An *oracle* bundles what these questions need, as a tuple ``(grid, peers,
-units, ua_lo, ua_hi, ua_n, other, calls, stack, rng)``: the grid, its geometry
+units, ua_lo, ua_hi, ua_n, other, calls, workspace)``: the grid, its geometry
 (``tables.geometry``), a ring buffer of unavoidable sets (cell sets of
 ``core.cellset``; ``ua_n`` = [how many, next slot, learns?]), scratch for a
 second solution, a solver-call counter and the 9x9 solver's work space (made
@@ -29,7 +29,7 @@ from numba import njit
 from sudokustudio.core.cellset import ZERO, add_cell, has_cell, set_size
 from sudokustudio.sudoku.cheap_uas import two_digit_uas_kernel
 from sudokustudio.sudoku.generic import search_g
-from sudokustudio.sudoku.solver import new_search_stack, other_solution_differing_in, solve_kernel
+from sudokustudio.sudoku.solver import NO_CELL, new_search_workspace, other_solution_differing_in, solve_kernel
 from sudokustudio.sudoku.tables import geometry
 
 MAX_UA = 256  # unavoidable sets cached per oracle
@@ -38,7 +38,6 @@ MAX_SEED_UA = 96
 _ONE = np.int64(1)   # not a literal: calls with it share one compiled signature
 _TWO = np.int64(2)
 _ZERO_N = np.int64(0)
-_NO_CELL = np.int64(-1)
 
 
 # ------------------------------------------------------------------ the oracle
@@ -69,7 +68,7 @@ def new_oracle(grid, peers, units):
         ua_n[0] = n
         ua_n[1] = n
     return (grid, peers, units, ua_lo, ua_hi, ua_n, np.zeros(grid.shape[0], dtype=np.uint8),
-            np.zeros(1, dtype=np.int64), new_search_stack(), np.zeros(4, dtype=np.uint64))
+            np.zeros(1, dtype=np.int64), new_search_workspace())
 
 
 @njit(cache=True, nogil=True)
@@ -80,7 +79,7 @@ def fixed_oracle(grid, peers, units, ua_lo, ua_hi, n_ua):
     ua_n = np.zeros(3, dtype=np.int64)
     ua_n[0] = n_ua
     return (grid, peers, units, ua_lo, ua_hi, ua_n, np.zeros(grid.shape[0], dtype=np.uint8),
-            np.zeros(1, dtype=np.int64), new_search_stack(), np.zeros(4, dtype=np.uint64))
+            np.zeros(1, dtype=np.int64), new_search_workspace())
 
 
 def oracle(grid, box=(3, 3), seed_uas: bool = True):
@@ -91,7 +90,7 @@ def oracle(grid, box=(3, 3), seed_uas: bool = True):
         return new_oracle(g, peers, units)
     return (g, peers, units, np.zeros(MAX_UA, dtype=np.uint64), np.zeros(MAX_UA, dtype=np.uint64),
             np.array([0, 0, 1], dtype=np.int64), np.zeros(g.shape[0], dtype=np.uint8),
-            np.zeros(1, dtype=np.int64), new_search_stack(), np.zeros(4, dtype=np.uint64))
+            np.zeros(1, dtype=np.int64), new_search_workspace())
 
 
 @njit(cache=True, nogil=True)
@@ -131,7 +130,7 @@ def is_unique(o, work, lo, hi):
     solution other than the grid (9x9: the project solver; other shapes:
     ``search_g``); that solution is left in the oracle's ``other`` (o[6]) and a
     learning oracle caches its UA."""
-    return is_unique_without(o, work, lo, hi, _NO_CELL)
+    return is_unique_without(o, work, lo, hi, NO_CELL)
 
 
 @njit(cache=True, nogil=True)
@@ -156,7 +155,7 @@ def solver_says_unique(o, work, x):
     grid, peers, units, ua_n, other, calls = o[0], o[1], o[2], o[5], o[6], o[7]
     calls[0] += 1
     if grid.shape[0] == 81:
-        if other_solution_differing_in(work, grid, x, other, o[8], o[9]) == 0:
+        if other_solution_differing_in(work, grid, x, other, o[8]) == 0:
             return True
     else:
         none = np.empty(0, dtype=np.uint64)

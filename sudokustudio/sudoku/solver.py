@@ -84,7 +84,7 @@ class NoSolutionError(ValueError):
     """Raised by :func:`solve` for a puzzle without a solution."""
 
 
-_NONE = np.int64(-1)   # no cell to differ at (a numpy scalar: one compiled signature of _search;
+NO_CELL = np.int64(-1)   # no cell to differ at (a numpy scalar: one compiled signature of _search;
 # a None here compiled _search twice, +7 CPU-s at first start, for no measurable speed)
 HARD_CELLS = 48  # open cells left at the root from which the search takes minirow logic
 
@@ -571,8 +571,15 @@ def _search(puzzle, limit, solution, randomize, rng, st, avoid, use_avoid, diffe
 
 @njit(cache=True, nogil=True)
 def new_search_stack():
-    """Work space of one search (``_search``'s ``st``), for callers that ask many questions."""
+    """The state rows of one search (``_search``'s ``st``)."""
     return np.empty((MAX_DEPTH + 2, STATE), dtype=np.int64)
+
+
+@njit(cache=True, nogil=True)
+def new_search_workspace():
+    """What :func:`other_solution_differing_in` searches in: the state rows and an (unused) rng
+    state, made once by a caller that asks many questions."""
+    return new_search_stack(), np.zeros(4, dtype=np.uint64)
 
 
 @njit(cache=True, nogil=True)
@@ -580,7 +587,7 @@ def count_solutions_kernel(puzzle, limit):
     """Number of solutions of ``puzzle`` (uint8[81]), counting stops at ``limit``."""
     solution = np.zeros(81, dtype=np.uint8)
     n, _ = _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   new_search_stack(), puzzle, np.bool_(False), _NONE)
+                   new_search_stack(), puzzle, np.bool_(False), NO_CELL)
     return n
 
 
@@ -589,7 +596,7 @@ def solve_kernel(puzzle, limit, solution):
     """Count solutions up to ``limit``; first one into ``solution`` (uint8[81]; with
     uint8[162] the second one too, into ``solution[81:]``).  Returns (count, guesses)."""
     return _search(puzzle, np.int64(limit), solution, np.bool_(False), np.zeros(4, dtype=np.uint64),
-                   new_search_stack(), puzzle, np.bool_(False), _NONE)
+                   new_search_stack(), puzzle, np.bool_(False), NO_CELL)
 
 
 @njit(cache=True, nogil=True)
@@ -599,7 +606,7 @@ def count_solutions_batch_kernel(puzzles, limit, counts):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         counts[i], _ = _search(puzzles[i], np.int64(limit), solution, np.bool_(False), rng, stack, puzzles[i],
-                               np.bool_(False), _NONE)
+                               np.bool_(False), NO_CELL)
 
 
 @njit(cache=True, nogil=True)
@@ -608,7 +615,7 @@ def solve_batch_kernel(puzzles, limit, solutions, counts, guesses):
     rng = np.zeros(4, dtype=np.uint64)
     for i in range(puzzles.shape[0]):
         c, g = _search(puzzles[i], np.int64(limit), solutions[i], np.bool_(False), rng, stack, puzzles[i],
-                       np.bool_(False), _NONE)
+                       np.bool_(False), NO_CELL)
         counts[i] = c
         guesses[i] = g
 
@@ -622,7 +629,7 @@ def is_unique_kernel(puzzle):
 def random_solution_kernel(puzzle, rng, solution):
     """A solution of ``puzzle`` reached with random branch choices (0 if none)."""
     n, _ = _search(puzzle, np.int64(1), solution, np.bool_(True), rng, new_search_stack(), puzzle, np.bool_(False),
-                   _NONE)
+                   NO_CELL)
     return n
 
 
@@ -633,7 +640,7 @@ def other_solution_kernel(puzzle, avoid, other):
     the uniqueness check (0: unique), and ``other`` then gives an unavoidable set (the
     cells where it differs from the grid); the search tries digits other than the
     grid's first, so a second solution turns up early."""
-    return other_solution_differing_kernel(puzzle, avoid, _NONE, other)
+    return other_solution_differing_kernel(puzzle, avoid, NO_CELL, other)
 
 
 @njit(cache=True, nogil=True)
@@ -643,14 +650,15 @@ def other_solution_differing_kernel(puzzle, avoid, cell, other):
     set T of the grid (the minimality and top-down questions) leaves T - {cell} with
     another solution exactly when one differs there (one agreeing there solves T), and
     that candidate gone at the root most such questions end in the root propagation."""
-    return other_solution_differing_in(puzzle, avoid, cell, other, new_search_stack(), np.zeros(4, dtype=np.uint64))
+    return other_solution_differing_in(puzzle, avoid, cell, other, new_search_workspace())
 
 
 @njit(cache=True, nogil=True)
-def other_solution_differing_in(puzzle, avoid, cell, other, st, rng):
-    """:func:`other_solution_differing_kernel` in the caller's work space ``st``
-    (``new_search_stack``) and ``rng`` (uint64[4], unused): an oracle asking thousands of
-    questions a grid saves the two allocations a question (~9% of a question's time)."""
+def other_solution_differing_in(puzzle, avoid, cell, other, workspace):
+    """:func:`other_solution_differing_kernel` in the caller's ``workspace``
+    (``new_search_workspace``): an oracle asking thousands of questions a grid saves two
+    allocations a question (~9% of a question's time)."""
+    st, rng = workspace
     n, _ = _search(puzzle, np.int64(1), other, np.bool_(False), rng, st, avoid, np.bool_(True), np.int64(cell))
     return n
 

@@ -44,7 +44,7 @@ from sudokustudio.sudoku.cheap_uas import grid_uas_kernel, two_digit_uas_kernel
 from sudokustudio.sudoku.grid import random_isomorph_kernel
 from sudokustudio.sudoku.grids import pairswap_grid_kernel, random_grid_kernel
 from sudokustudio.sudoku.minimal import all_clues_needed, fixed_oracle
-from sudokustudio.sudoku.solver import new_search_stack, other_solution_differing_in, solve_kernel
+from sudokustudio.sudoku.solver import NO_CELL, new_search_workspace, other_solution_differing_in, solve_kernel
 from sudokustudio.sudoku.tables import PEERS
 
 SOURCE_CODES = {"solver": 0, "pairswap": 1, "pool": 2}
@@ -53,7 +53,6 @@ MAX_UA = 512
 _TWO = np.int64(2)     # numpy scalars, not literals: one compiled signature per callee
 _NINE = np.int64(9)
 _CELLS = np.int64(81)
-_ANY_CELL = np.int64(-1)   # other_solution_differing_in: a solution other than the grid, differing anywhere
 
 
 @njit(cache=True, nogil=True)
@@ -140,8 +139,7 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out, certs):
     order = np.arange(81, dtype=np.int64)
     puzzle = np.zeros(81, dtype=np.uint8)
     other = np.zeros(81, dtype=np.uint8)
-    st = new_search_stack()
-    no_rng = np.zeros(4, dtype=np.uint64)
+    workspace = new_search_workspace()
     calls = 0
     for i in range(out.shape[0]):
         n_ua, ua_lo, ua_hi = _grid_and_uas(rng, source, pool, pool_lo, pool_hi, pool_n, grid, lo, hi)
@@ -165,7 +163,7 @@ def top_down_kernel(rng, source, pool, pool_lo, pool_hi, pool_n, out, certs):
                         _swapped_grid(grid, ua_lo[u], ua_hi[u], certs[i, c])
                 else:
                     calls += 1   # the puzzle was unique: another solution differs at c
-                    keep_deleted = other_solution_differing_in(puzzle, grid, c, other, st, no_rng) == 0
+                    keep_deleted = other_solution_differing_in(puzzle, grid, c, other, workspace) == 0
                     if not keep_deleted and certify:
                         certs[i, c] = other
             if keep_deleted:
@@ -209,8 +207,7 @@ def bottom_up_kernel(rng, out, start_clues, certs):
     ua_lo = np.zeros(MAX_UA, dtype=np.uint64)
     ua_hi = np.zeros(MAX_UA, dtype=np.uint64)
     order = np.arange(81, dtype=np.int64)
-    st = new_search_stack()
-    no_rng = np.zeros(4, dtype=np.uint64)
+    workspace = new_search_workspace()
     calls = 0
     for i in range(out.shape[0]):
         while True:
@@ -259,7 +256,7 @@ def bottom_up_kernel(rng, out, start_clues, certs):
                     _swapped_grid(solution, ua_lo[u], ua_hi[u], certs[i, c])
                 continue
             calls += 1
-            if other_solution_differing_in(puzzle, solution, c, other, st, no_rng) != 0:
+            if other_solution_differing_in(puzzle, solution, c, other, workspace) != 0:
                 puzzle[c] = d
                 if i < certs.shape[0]:
                     certs[i, c] = other
@@ -299,9 +296,8 @@ def last_unique_step(grid, order, blind, ua_lo, ua_hi, n_ua, puzzle, other, posi
     deleted: the upper end drops to that step."""
     _puzzle_after(grid, order, blind, puzzle)
     calls = 1
-    st = new_search_stack()
-    no_rng = np.zeros(4, dtype=np.uint64)
-    if other_solution_differing_in(puzzle, grid, _ANY_CELL, other, st, no_rng) != 0:
+    workspace = new_search_workspace()
+    if other_solution_differing_in(puzzle, grid, NO_CELL, other, workspace) != 0:
         return -1, calls
     for j in range(81):
         position[order[j]] = j
@@ -314,7 +310,7 @@ def last_unique_step(grid, order, blind, ua_lo, ua_hi, n_ua, puzzle, other, posi
         if not _ua_fully_deleted(ua_lo, ua_hi, n_ua, d_lo, d_hi):
             _puzzle_after(grid, order, mid, puzzle)
             calls += 1
-            unique = other_solution_differing_in(puzzle, grid, _ANY_CELL, other, st, no_rng) == 0
+            unique = other_solution_differing_in(puzzle, grid, NO_CELL, other, workspace) == 0
             if not unique:
                 last = good
                 for c in range(81):
