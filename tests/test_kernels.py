@@ -243,6 +243,25 @@ def test_survo_hint_waits_for_its_kernels_then_completes(qtbot, settings):
         set_readiness(old)
 
 
+def test_an_action_queued_while_the_window_builds_shows_in_its_status_line(qtbot, settings):
+    """The Survo board asks for its first puzzle while the window builds its tabs; with its
+    kernels not ready that wait shows in the window's kernel line, not floating over the tabs."""
+    from sudokustudio.ui.kernels import KernelBusyIndicator
+    from sudokustudio.ui.main_window import MainWindow
+
+    r = KernelReadiness(["survo-solve", "survo-generate"], ready=False)
+    old = set_readiness(r)
+    try:
+        win = MainWindow(settings=settings, tab_names=["sudokustudio.ui.survo_tab:SurvoTab"], warm_up=False)
+        qtbot.addWidget(win)
+        indicators = win.findChildren(KernelBusyIndicator)
+        assert indicators and all(w.parent() is win.kernel_status for w in indicators)
+        assert any("Survo board: preparing" in w.text.text() for w in indicators)
+        win.tabs.widget(0).shutdown()
+    finally:
+        set_readiness(old)
+
+
 PARENT = r"""
 import sys, time
 from sudokustudio.kernels import KernelReadiness

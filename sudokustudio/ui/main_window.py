@@ -60,17 +60,19 @@ class MainWindow(QMainWindow):
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.setCentralWidget(self.tabs)
+        from sudokustudio.ui.kernels import KernelStatusWidget
+
+        # before the tabs: an action a tab queues while it is built (the Survo board's first
+        # puzzle) shows in this line; made after them, its indicator floated over the window
+        self.kernel_status = KernelStatusWidget(self)
+        self.kernel_label = self.kernel_status.label
+        self.statusBar().addPermanentWidget(self.kernel_status)
         for cls in load_tab_classes(tab_names):
             tab = cls(self.settings, self)
             self.tabs.addTab(tab, getattr(tab, "title", cls.__name__))
             if hasattr(tab, "browseRequested"):
                 tab.browseRequested.connect(self.browse_collections)
         self._build_menus()
-        from sudokustudio.ui.kernels import KernelStatusWidget
-
-        self.kernel_status = KernelStatusWidget(self)
-        self.kernel_label = self.kernel_status.label
-        self.statusBar().addPermanentWidget(self.kernel_status)
         self.statusBar().showMessage("Ready", 3000)
         geo = self.settings.value("main/geometry")
         if geo is not None:
