@@ -95,7 +95,8 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     a child of the previous set, i.e. a unique set is visited, before this
     one (the DFS visits the sets in lexicographic order of their deletions),
     so the clue is redundant exactly when that set is among the visited ones
-    (a hash table; ``all_clues_needed`` on those clues if it ever overflows).
+    (a hash table; ``all_clues_needed`` on those clues if it ever overflows);
+    a set holding a minimal found before it is not minimal without that look-up.
     The solver is asked only about children not settled by one pass per node
     over the cached UAs (a clue alone in one is needed) and one over the
     minimals found (a clue outside one inside the set can go).
@@ -197,7 +198,9 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                         y_lo, y_hi = remove_cell(lo, hi, y)
                         pair_lo, pair_hi = alone_in_a_ua(o, y_lo, y_hi)   # with y, alone in a UA
                 work[x] = grid[x]
-            minimal = nc == 0
+            # a set holding a known minimal and more is not minimal: most leaves are settled so,
+            # before the look-ups of the sets one clue smaller (~8 a leaf)
+            minimal = nc == 0 and (free_lo | free_hi) == ZERO
             if minimal and n_seen[0] >= 0:
                 for j in range(p):
                     a, b = remove_cell(lo, hi, keep[j])
