@@ -249,6 +249,28 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
     assert checked >= 6
 
 
+def test_a_subset_holding_more_minimals_than_the_dfs_keeps_finds_them_all():
+    # 35 clues of a grid holding 4,113 minimals, more than MAX_KNOWN_MINIMALS: with no clue
+    # floor the DFS keeps them all and needs no table of visited sets; with the floor at 17
+    # clues (none is smaller) it takes the table's path.  Both must find the same puzzles.
+    g = np.array([int(d) for d in "839156247761243895254798316647829531398514672512637984973465128186372459425981763"],
+                 np.uint8)
+    keep = np.zeros(81, np.uint8)
+    keep[[2, 4, 5, 7, 11, 12, 14, 21, 25, 26, 30, 32, 35, 36, 38, 43, 44, 45, 46, 47, 49, 51, 52, 55, 57, 58, 61,
+          62, 64, 68, 70, 73, 76, 78, 80]] = 1
+    found = {}
+    for least in (0, 17):
+        out = np.zeros((5000, 81), np.uint8)
+        cnt = np.zeros(82, np.int64)
+        nw = MS.minimals_in_subset(M.oracle(g), keep, out, cnt, least)
+        assert nw == cnt.sum() == 4113 > MS.MAX_KNOWN_MINIMALS
+        found[least] = {row.tobytes() for row in out[:nw]}
+        assert len(found[least]) == nw
+    assert found[0] == found[17]
+    for row in list(found[0])[:3]:
+        assert M.is_minimal(np.frombuffer(row, np.uint8))
+
+
 @pytest.mark.parametrize("method", MINIMAL_METHODS)
 def test_4x4_minimal_estimators_agree_with_exhaustive_count(method, exact_4x4_minimals):
     kw = {"singletons": dict(c_lo=4, c_hi=6)}.get(method, {})

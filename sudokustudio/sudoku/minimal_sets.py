@@ -49,6 +49,14 @@ def _outside_a_minimal(min_lo, min_hi, n_min, lo, hi):
 
 
 @njit(cache=True, nogil=True)
+def _grown(a):
+    """``a`` in an array twice as long."""
+    b = np.empty(2 * a.shape[0], dtype=a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
 def _seen_has(seen_lo, seen_hi, lo, hi):
     """Is the non-empty cell set (lo, hi) in the table?"""
     j = _seen_slot(seen_lo, seen_hi, lo, hi)
@@ -97,6 +105,11 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     so the clue is redundant exactly when that set is among the visited ones
     (a hash table; ``all_clues_needed`` on those clues if it ever overflows);
     a set holding a minimal found before it is not minimal without that look-up.
+    With no clue floor (``min_clues`` 0) the look-ups are never needed, nor the
+    table: such a set, unique, was visited before this one and held a minimal,
+    which the DFS had reached before it (its deletions come earlier in that
+    order), so every minimal found is kept (not only the first
+    MAX_KNOWN_MINIMALS) and a leaf holding none is minimal.
     The solver is asked only about children not settled by one pass per node
     over the cached UAs (a clue alone in one is needed) and one over the
     minimals found (a clue outside one inside the set can go).
@@ -135,10 +148,11 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     not_minimal = np.zeros(s + 1, dtype=np.bool_)    # the node at a level is known not to be minimal
     ptr = np.zeros(s + 1, dtype=np.int64)
     deleted_at = np.empty(s + 1, dtype=np.int64)  # position (in keep) deleted to reach level L
-    seen_lo = np.zeros(1024, dtype=np.uint64)   # the unique sets visited (none is empty)
-    seen_hi = np.zeros(1024, dtype=np.uint64)
+    complete = min_clues == 0   # every minimal found is kept, and no visited set is remembered
+    seen_lo = np.zeros(2 if complete else 1024, dtype=np.uint64)   # the unique sets visited (none is empty)
+    seen_hi = np.zeros(2 if complete else 1024, dtype=np.uint64)
     n_seen = np.zeros(1, dtype=np.int64)
-    min_lo = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)   # the first minimals found
+    min_lo = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)   # the (first) minimals found
     min_hi = np.empty(MAX_KNOWN_MINIMALS, dtype=np.uint64)
     n_min = 0
     level = 0
@@ -149,7 +163,8 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
         p = deleted_at[level]
         nc = 0
         later_lo = later_hi = ZERO   # the clues after position p: tested here as children
-        seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
+        if not complete:
+            seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
         minimal = False
         if size == min_clues:
             # the floor: minimal exactly when no clue can go; its subsets are never visited, so
@@ -201,15 +216,19 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
             # a set holding a known minimal and more is not minimal: most leaves are settled so,
             # before the look-ups of the sets one clue smaller (~8 a leaf)
             minimal = nc == 0 and (free_lo | free_hi) == ZERO
-            if minimal and n_seen[0] >= 0:
-                for j in range(p):
-                    a, b = remove_cell(lo, hi, keep[j])
-                    if work[keep[j]] and _seen_has(seen_lo, seen_hi, a, b):
-                        minimal = False
-                        break
-            elif minimal:
-                minimal = all_clues_needed(o, work, lo, hi, later_lo, later_hi)
+            if minimal and not complete:
+                if n_seen[0] >= 0:
+                    for j in range(p):
+                        a, b = remove_cell(lo, hi, keep[j])
+                        if work[keep[j]] and _seen_has(seen_lo, seen_hi, a, b):
+                            minimal = False
+                            break
+                else:
+                    minimal = all_clues_needed(o, work, lo, hi, later_lo, later_hi)
         if minimal:
+            if complete and n_min == min_lo.shape[0]:
+                min_lo = _grown(min_lo)
+                min_hi = _grown(min_hi)
             if n_min < min_lo.shape[0]:
                 min_lo[n_min] = lo
                 min_hi[n_min] = hi
