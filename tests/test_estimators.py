@@ -250,9 +250,9 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
 
 
 def test_a_subset_holding_more_minimals_than_the_dfs_keeps_finds_them_all():
-    # 35 clues of a grid holding 4,113 minimals, more than MAX_KNOWN_MINIMALS: with no clue
-    # floor the DFS keeps them all and needs no table of visited sets; with the floor at 17
-    # clues (none is smaller) it takes the table's path.  Both must find the same puzzles.
+    # 35 clues of a grid holding 4,113 minimals, 16 times the DFS's first room for them (its bit
+    # sets widen as they come): with no clue floor it needs no table of visited sets; with the
+    # floor at 17 clues (none is smaller) it takes the table's path.  Both must find the same.
     g = np.array([int(d) for d in "839156247761243895254798316647829531398514672512637984973465128186372459425981763"],
                  np.uint8)
     keep = np.zeros(81, np.uint8)
@@ -263,7 +263,7 @@ def test_a_subset_holding_more_minimals_than_the_dfs_keeps_finds_them_all():
         out = np.zeros((5000, 81), np.uint8)
         cnt = np.zeros(82, np.int64)
         nw = MS.minimals_in_subset(M.oracle(g), keep, out, cnt, least)
-        assert nw == cnt.sum() == 4113 > MS.MAX_KNOWN_MINIMALS
+        assert nw == cnt.sum() == 4113 > 16 * MS.FIRST_MINIMALS_ROOM
         found[least] = {row.tobytes() for row in out[:nw]}
         assert len(found[least]) == nw
     assert found[0] == found[17]

@@ -170,7 +170,7 @@ def solver_says_unique(o, work, x):
 def alone_in_a_ua(o, lo, hi):
     """The clues of the set (lo, hi) alone in one of the oracle's cached UAs: needed (deleting
     one leaves that UA unhit).  Branch-free, so that the loop vectorizes (1.09x less CPU for
-    32-clue subsets' enumeration with ``minimal_sets._outside_a_minimal``)."""
+    32-clue subsets' enumeration, when the minimals found were also one pass a set)."""
     ua_lo, ua_hi, ua_n = o[3], o[4], o[5]
     need_lo = ZERO
     need_hi = ZERO
