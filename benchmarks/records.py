@@ -20,6 +20,7 @@ import sys
 import time
 
 from sudokustudio.jobs.run import run_batches
+from sudokustudio.kernels.cache import prepare_before_running
 from sudokustudio.sudoku import estimate as E
 
 DAY = 24 * 3600.0
@@ -109,6 +110,7 @@ def grids(box: str, method: str, seconds: float = 60.0) -> None:
 
 
 if __name__ == "__main__":
+    prepare_before_running()   # after a kernel edit, today's code (not a cached caller of the old)
     what = sys.argv[1] if len(sys.argv) > 1 else "minimals"
     if what == "minimals":
         minimals(float(sys.argv[2]) if len(sys.argv) > 2 else 120.0, int(sys.argv[3]) if len(sys.argv) > 3 else 30)

@@ -40,6 +40,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sudokustudio.kernels.cache import prepare_before_running  # noqa: E402
 from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS  # noqa: E402
 
 CLASSES = np.arange(17, 36)
@@ -248,6 +249,7 @@ def controlled_bias_figure(per_puzzle: float, total, ours_ms: float, ours: dict[
 
 
 def main() -> int:
+    prepare_before_running()   # after a kernel edit, today's code (not a cached caller of the old)
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=150.0, help="CPU seconds per seed")
     ap.add_argument("--seeds", default="1,2", help="one process per seed")

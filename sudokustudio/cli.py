@@ -43,6 +43,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)  # every option is checked here (core.limits): bad ones exit 2
     except SystemExit as e:  # --help (0) or a bad option (2): a return code, also when called as a function
         return e.code if isinstance(e.code, int) else 2
+    from sudokustudio.kernels.cache import prepare_before_running
+
+    prepare_before_running()
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

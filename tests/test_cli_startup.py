@@ -90,6 +90,28 @@ def test_changed_sources_renew_the_cache(tmp_path, monkeypatch):
     assert cache.read_stamp("solver") is None
 
 
+def test_a_command_renews_a_stale_cache_before_its_kernels_run(tmp_path, monkeypatch, capsys):
+    """numba checks only a kernel's own file: after an edit to a kernel it calls (the subsets
+    DFS under the estimator's batch kernel), a command would run the cached old code.  So every
+    command asks ``prepare`` first, and one that cannot write the cache still runs."""
+    from sudokustudio import cli
+    from sudokustudio.kernels import cache
+
+    puzzles = tmp_path / "p.txt"
+    puzzles.write_text("..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3..\n")
+    asked = []
+    monkeypatch.setattr(cache, "prepare", lambda: asked.append("prepare") or False)
+    assert cli.main(["solve", str(puzzles)]) == 0
+    assert asked == ["prepare"] and "1 unique" in capsys.readouterr().out
+
+    def unwritable():
+        raise PermissionError("read-only cache")
+
+    monkeypatch.setattr(cache, "prepare", unwritable)
+    assert cli.main(["solve", str(puzzles)]) == 0
+    assert "1 unique" in capsys.readouterr().out
+
+
 def test_repair_removes_unreadable_cache_files(tmp_path, monkeypatch):
     import pickle
 

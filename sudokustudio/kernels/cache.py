@@ -170,6 +170,16 @@ def prepare() -> bool:
     return cleared
 
 
+def prepare_before_running() -> None:
+    """:func:`prepare` for a process about to run kernels itself (the CLI, a benchmark), so that
+    after an edit to a kernel source it compiles today's code instead of loading a cached kernel
+    that calls the old one; a cache it cannot write is left as it is (the run still works)."""
+    try:
+        prepare()
+    except OSError:
+        pass
+
+
 def repair_cache() -> list[str]:
     """Delete cache files that cannot be read (a corrupt index or data file, e.g. after
     a crash or a full disk), with their siblings; returns the names deleted."""
