@@ -333,11 +333,13 @@ class MinimalsJob(BatchJob):
             c_hi = N if c_hi is None else c_hi
         if not 0 <= c_lo <= c_hi <= N:
             raise ValueError(f"clue range {c_lo}..{c_hi}: must lie in 0..{N}")
-        # subsets: with probes in proportion to the grid weight, 16 (or 32) probes per grid
-        # give 1.2-1.3x less RE^2 x CPU-s than 8 at c = 22..27 (60 CPU-s runs, s = 30): the
-        # variance is ~98% between probes of one grid, so the grid's ~60 us is worth sharing
+        # subsets: the variance is nearly all between the probes of one grid (a share of 0.4-4.6%
+        # between grids at 16 probes, 144,000 weighted grids x 64 probes at s = 30), and a grid
+        # with its oracle costs ~72 us against ~14 us a probe (2026-11-28), so 9x9 grids get 48
+        # probes: from the measured variance parts and costs, 1.16 / 1.13 / 1.10 / 1.09 / 1.12 /
+        # 1.18x less RE^2 x CPU-s than 16 at c = 22..27 and 1.19x for the total (64: 1.07-1.21x)
         if per_grid is None:
-            per_grid = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
+            per_grid = {"subsets": 48 if N == 81 else 16, "supersets": 4, "path": 8, "singletons": 8}[method]
         per_grid_mix = _as_list(per_grid)
         if len(per_grid_mix) == 1:
             per_grid_mix *= len(s_mix)
