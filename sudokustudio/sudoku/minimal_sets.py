@@ -142,8 +142,8 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     for the c >= 29 tail in 34-clue subsets, the same minimals; T - y's test skipped: 1.09x less
     in 33- and 34-clue subsets searched to 30); where a cached UA holds x and y alone among the
     set's clues, T - x - y is known not unique and T - x takes its one question directly
-    (1.1-1.17x less for subsets searched to a floor).  Long (~150 lines):
-    the DFS stack, the visited-set table and the found minimals share one loop,
+    (1.1-1.17x less for subsets searched to a floor).  Long (~185 lines, 60 of them
+    this docstring): the DFS stack, the visited-set table and the found minimals' bit sets share one loop,
     and uniqueness is asked inline (a helper would compile the solver again).
     """
     grid = o[0]
