@@ -500,3 +500,39 @@ def test_a_w_rated_batch_stops_between_chunks_when_its_run_is_stopped(monkeypatc
     with cancel_scope(stop), pytest.raises(BatchCancelled):
         job.run_batch(0, seed)
     assert rated == [difficulty.W_CHUNK]
+
+
+def test_difficulty_asks_brt_only_where_the_solver_did_not_guess(shared_data):
+    """``difficulty_kernel`` runs BRT only on the puzzles the solver solved without a guess (its
+    propagation does all that singles do); the guesses and BRT flags equal asking both of every
+    puzzle, and the BRT flags equal Berthier's own BRT column for his 21,695 controlled-bias
+    puzzles (solved by BRT exactly when 81 cells are decided after it).  Puzzles with no
+    solution and with several are in the set too."""
+    from sudokustudio.sudoku.difficulty import difficulty_kernel
+    from sudokustudio.sudoku.rating.kernels import brt_kernel
+    from sudokustudio.sudoku.solver import solve_kernel
+
+    cb = shared_data / "controlled_bias"
+    lines = (cb / "001-puzzles.txt").read_text().splitlines()
+    puzzles = np.array([[0 if ch == "." else int(ch) for ch in ln.split()[0]] for ln in lines], dtype=np.uint8)
+    after = np.array([int(v) for v in (cb / "001-nb-clues-after-BRT.txt").read_text().split()])
+    hard = [ln.split()[0] for ln in (shared_data / "puzzles6_forum_hardest_1106").read_text().splitlines()
+            if ln.strip() and not ln.startswith("#")][:200]
+    hard = np.array([[0 if ch in ".0" else int(ch) for ch in p[:81]] for p in hard], dtype=np.uint8)
+    odd = puzzles[:40].copy()
+    odd[:20, :] = 0
+    odd[:20, :5] = puzzles[:20, :5]             # a few clues: several solutions
+    odd[20:, 0] = odd[20:, 1] = 0
+    odd[20:, 0] = odd[20:, 2] = 9
+    odd[20:, 1] = 0                              # 9 twice in the first row: no solution
+    every = np.concatenate([puzzles, hard, odd])
+    guesses = np.zeros(len(every), dtype=np.int64)
+    brt = np.zeros(len(every), dtype=np.uint8)
+    difficulty_kernel(every, guesses, brt)
+    sol = np.zeros(81, dtype=np.uint8)
+    for i, p in enumerate(every):
+        _, g = solve_kernel(p, np.int64(2), sol)
+        solved, _, _ = brt_kernel(p)
+        assert (guesses[i], brt[i]) == (g, int(solved)), i
+    assert (brt[:len(puzzles)] == (after == 81)).all()
+    assert 0 < brt.sum() < (guesses == 0).sum() < len(every)    # both paths are taken
