@@ -18,7 +18,8 @@ from sudokustudio.sudoku.minimal import (all_clues_needed, alone_in_a_ua, is_uni
 # ------------------------------------------------ minimals inside a subset
 #: the unique sets a subsets DFS remembers (a table of twice as many slots at most)
 MAX_SEEN = 1 << 19
-#: the minimals a subsets DFS has room for at first (it keeps them all, in 64-bit words of bit sets)
+#: the unique sets (the minimals found, ...) a subsets DFS has room for at first (it keeps them all,
+#: in 64-bit words of bit sets)
 FIRST_MINIMALS_ROOM = 256
 
 
@@ -37,15 +38,15 @@ def _seen_slot(seen_lo, seen_hi, lo, hi):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _inside_child(inside, holds, level, deleted, known_before, n_min, n_words):
-    """``inside[level]`` := the found minimals inside the set one clue (position ``deleted``)
-    smaller than the one at ``level - 1``: those inside that set (its bits), and the ones found
-    since its bits were made (``known_before``..n_min-1, all inside it: they were found below
-    it), less those holding the deleted clue.  Returns whether any is inside."""
+def _inside_child(inside, holds, level, deleted, known_before, n_known, n_words):
+    """``inside[level]`` := the known unique sets inside the set one clue (position ``deleted``)
+    smaller than the one at ``level - 1``: those inside that set (its bits), and the ones known
+    since its bits were made (``known_before``..n_known-1, all inside it: found at it or
+    below it), less those holding the deleted clue.  Returns whether any is inside."""
     anything = ZERO
     for w in range(n_words):
-        start = max(known_before - 64 * w, 0)   # new minimals' bits in this word: start..end-1
-        end = min(n_min - 64 * w, 64)
+        start = max(known_before - 64 * w, 0)   # the new sets' bits in this word: start..end-1
+        end = min(n_known - 64 * w, 64)
         new = ZERO
         if start < end:
             new = ((ONE << np.uint64(end - start)) - ONE if end - start < 64 else ~ZERO) << np.uint64(start)
@@ -57,8 +58,8 @@ def _inside_child(inside, holds, level, deleted, known_before, n_min, n_words):
 
 @njit(cache=True, nogil=True, inline="always")
 def _one_lacks(inside, holds, level, j, n_words):
-    """Does a found minimal inside the set at ``level`` lack the clue at position j?  (Then
-    the set less that clue holds it: unique.)"""
+    """Does a known unique set inside the set at ``level`` lack the clue at position j?  (Then
+    the set less that clue holds it: unique, and not minimal, being larger.)"""
     for w in range(n_words):
         if inside[level, w] & ~holds[j, w]:
             return True
@@ -71,6 +72,23 @@ def _widened(a):
     b = np.zeros((a.shape[0], 2 * a.shape[1]), dtype=a.dtype)
     b[:, :a.shape[1]] = a
     return b
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _remember_inside(holds, inside, n_known, work, keep, s, but_a, but_b):
+    """Entry ``n_known`` of the bit sets := the clue set ``work`` (its clues at the positions
+    ``keep[:s]``) less the clues at positions ``but_a`` and ``but_b``.  Returns (holds, inside),
+    twice as wide when they were full.  (A minimal found is added inline: through this helper
+    the complete search read a few % slower, paired.)"""
+    if n_known == 64 * holds.shape[1]:
+        holds = _widened(holds)
+        inside = _widened(inside)
+    word = n_known // 64
+    bit = ONE << np.uint64(n_known % 64)
+    for j in range(s):
+        if work[keep[j]] and j != but_a and j != but_b:
+            holds[j, word] |= bit
+    return holds, inside
 
 
 @njit(cache=True, nogil=True)
@@ -108,6 +126,29 @@ def _remember_seen(seen_lo, seen_hi, n_seen, lo, hi):
 
 @njit(cache=True, nogil=True)
 def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
+    """Every minimal puzzle whose clues are a subset of the kept cells (``subset_mask`` 1 =
+    kept) with ``min_clues`` clues or more (0: all), counted by clue count into ``counts_by_c``;
+    the first ``out.shape[0]`` go to ``out``; returns how many (:func:`_minimals_in_subset`).
+    Two compiled copies of the one DFS: with no floor its floor-only paths fold away (the
+    code they add made the complete search ~1.1-1.2x slower at s = 32 when compiled into it,
+    paired)."""
+    if min_clues == 0:
+        return _every_minimal_in_subset(o, subset_mask, out, counts_by_c)
+    return _minimals_in_subset_above(o, subset_mask, out, counts_by_c, min_clues)
+
+
+@njit(cache=True, nogil=True)
+def _every_minimal_in_subset(o, subset_mask, out, counts_by_c):
+    return _minimals_in_subset(o, subset_mask, out, counts_by_c, 0, True)
+
+
+@njit(cache=True, nogil=True)
+def _minimals_in_subset_above(o, subset_mask, out, counts_by_c, min_clues):
+    return _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, False)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete):
     """Every minimal puzzle whose clues are a subset of the kept cells
     (``subset_mask`` 1 = kept), any box shape.
 
@@ -127,9 +168,11 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     which the DFS had reached before it (its deletions come earlier in that
     order), so a leaf holding no minimal found is minimal.
     The solver is asked only about children not settled by one pass per node
-    over the cached UAs (a clue alone in one is needed) or by the minimals found
-    (a clue outside one inside the set can go).  Those are kept as bit sets over
-    the minimals: the ones holding each clue, and the ones inside each set of the
+    over the cached UAs (a clue alone in one is needed) or by the unique sets known:
+    a clue outside one inside the set can go, and the set less it is not minimal.
+    Those are the minimals found and, with a floor, the sets one clue below it that
+    its parents proved unique (below).  They are kept as bit sets over
+    them: the ones holding each clue, and the ones inside each set of the
     path, made from its parent's with one AND a word (32-clue subsets find ~360
     minimals, 1.3x less CPU than a pass over them all at every set).
     ``counts_by_c[c]`` += the number of c-clue minimals found; the first
@@ -142,9 +185,14 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     for the c >= 29 tail in 34-clue subsets, the same minimals; T - y's test skipped: 1.09x less
     in 33- and 34-clue subsets searched to 30); where a cached UA holds x and y alone among the
     set's clues, T - x - y is known not unique and T - x takes its one question directly
-    (1.1-1.17x less for subsets searched to a floor).  Long (~185 lines, 60 of them
-    this docstring): the DFS stack, the visited-set table and the found minimals' bit sets share one loop,
-    and uniqueness is asked inline (a helper would compile the solver again).
+    (1.1-1.17x less for subsets searched to a floor).  The sets T - x - y proven unique so
+    join the unique sets known once the loop over T's children is done: a floor set, or a
+    floor child, holding one is not minimal, and a child holding one is unique, without a
+    question (half the solver calls of 33-clue subsets searched to 30, 1.5x less CPU).
+    ``complete`` (min_clues == 0, a constant in each compiled copy): no floor.
+    Long (~200 lines, 70 of them this docstring): the DFS stack, the visited-set table and the
+    known sets' bit sets share one loop, and uniqueness is asked inline (a helper would compile
+    the solver again).
     """
     grid = o[0]
     N = grid.shape[0]
@@ -167,17 +215,19 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     not_minimal = np.zeros(s + 1, dtype=np.bool_)    # the node at a level is known not to be minimal
     ptr = np.zeros(s + 1, dtype=np.int64)
     deleted_at = np.empty(s + 1, dtype=np.int64)  # position (in keep) deleted to reach level L
-    complete = min_clues == 0   # every minimal is found, and no visited set need be remembered
+    # complete: every minimal is found, and no visited set need be remembered
     seen_lo = np.zeros(2 if complete else 1024, dtype=np.uint64)   # the unique sets visited (none is empty)
     seen_hi = np.zeros(2 if complete else 1024, dtype=np.uint64)
     n_seen = np.zeros(1, dtype=np.int64)
-    # the minimals found, as bit sets over them: holds[j] = those holding the clue at position j,
-    # inside[L] = those inside the set at level L (made when known_before[L] had been found)
+    # the unique sets known (the minimals found; with a floor, also sets one clue below it), as
+    # bit sets over them: holds[j] = those holding the clue at position j, inside[L] = those
+    # inside the set at level L (made when known_before[L] were known)
     n_words = FIRST_MINIMALS_ROOM // 64
     holds = np.zeros((s, n_words), dtype=np.uint64)
     inside = np.zeros((s + 1, n_words), dtype=np.uint64)
     known_before = np.zeros(s + 1, dtype=np.int64)
-    n_min = 0
+    n_known = 0
+    learned = np.empty(s, dtype=np.int64)   # a floor parent T's positions x with T - x - y unique
     level = 0
     deleted_at[0] = -1
     size = s
@@ -189,18 +239,21 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
         if not complete:
             seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
         minimal = False
+        used = (n_known + 63) // 64
+        holds_one = level > 0 and _inside_child(inside, holds, level, p, known_before[level - 1], n_known, used)
+        known_before[level] = n_known   # (the root holds none: none is known yet)
         if size == min_clues:
             # the floor: minimal exactly when no clue can go; its subsets are never visited, so
-            # the solver stops at the first unique one instead of certifying them all
-            minimal = not not_minimal[level] and all_clues_needed(o, work, lo, hi, ZERO, ZERO)
+            # the solver stops at the first unique one instead of certifying them all (a unique
+            # set known inside it is smaller: one can go)
+            minimal = not not_minimal[level] and not holds_one and all_clues_needed(o, work, lo, hi, ZERO, ZERO)
         elif size > min_clues:
             need_lo, need_hi = alone_in_a_ua(o, lo, hi)
-            used = (n_min + 63) // 64
-            holds_one = level > 0 and _inside_child(inside, holds, level, p, known_before[level - 1], n_min, used)
-            known_before[level] = n_min   # (the root holds none: none is found yet)
             y = -1    # above the floor: a clue whose deletion was found to leave a unique set
             y_at = -1   # its entry in ``children``
             pair_lo = pair_hi = ZERO
+            n_learned = 0
+            y_pos = -1
             for j in range(p + 1, s):
                 x = keep[j]
                 later_lo, later_hi = add_cell(later_lo, later_hi, x)
@@ -208,7 +261,7 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                     continue
                 work[x] = 0
                 if holds_one and _one_lacks(inside, holds, level, j, used):
-                    children[level, nc] = j
+                    children[level, nc] = -1 - j   # unique, and holds a smaller unique set
                     nc += 1
                 elif y >= 0 and has_cell(pair_lo, pair_hi, x):
                     # this set minus y and x misses a cached UA: only "is this set minus x unique"
@@ -221,6 +274,9 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                     work[y] = 0
                     u = solver_says_unique(o, work, x)
                     work[y] = grid[y]
+                    if u and not complete:   # known after this loop (none of its children holds it)
+                        learned[n_learned] = j
+                        n_learned += 1
                     if u:
                         children[level, nc] = -1 - j
                         nc += 1
@@ -235,9 +291,13 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                     if size == min_clues + 1:
                         y = x
                         y_at = nc - 1
+                        y_pos = j
                         y_lo, y_hi = remove_cell(lo, hi, y)
                         pair_lo, pair_hi = alone_in_a_ua(o, y_lo, y_hi)   # with y, alone in a UA
                 work[x] = grid[x]
+            for k in range(n_learned):
+                holds, inside = _remember_inside(holds, inside, n_known, work, keep, s, learned[k], y_pos)
+                n_known += 1
             # a set holding a minimal found before it is not minimal: most leaves are settled so,
             # before the look-ups of the sets one clue smaller (~8 a leaf)
             minimal = nc == 0 and not holds_one
@@ -251,15 +311,15 @@ def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
                 else:
                     minimal = all_clues_needed(o, work, lo, hi, later_lo, later_hi)
         if minimal:
-            if n_min == 64 * holds.shape[1]:
+            if n_known == 64 * holds.shape[1]:
                 holds = _widened(holds)
                 inside = _widened(inside)
-            word = n_min // 64
-            bit = ONE << np.uint64(n_min % 64)
+            word = n_known // 64
+            bit = ONE << np.uint64(n_known % 64)
             for j in range(s):
                 if work[keep[j]]:
                     holds[j, word] |= bit
-            n_min += 1
+            n_known += 1
             counts_by_c[size] += 1
             if n_written < out.shape[0]:
                 for c in range(N):
