@@ -421,9 +421,12 @@ def test_weighted_subsets_runs_stored_before_the_tail_resume_without_it():
     b = WeightedSubsetsJob(per_batch=30, pool_size=8, difficulty=[], tail_per_grid=0).run_batch(0, 5)
     assert np.array_equal(a.puzzles, b.puzzles) and np.array_equal(a.extra["whist"], b.extra["whist"])
     new = WeightedSubsetsJob(per_batch=30, pool_size=8, difficulty=[])
-    assert [tuple(r) for r in new.strata()[0]] == [(32, 4, 0, 30), (33, 1, 29, 82), (33, 6, 30, 82)]
+    assert [tuple(r) for r in new.strata()[0]] == [(32, 4, 0, 30), (33, 2, 29, 82), (33, 10, 30, 82)]
     before_deep = WeightedSubsetsJob.from_spec({k: v for k, v in new.spec.items() if k != "tail_deep"})
     assert before_deep.spec["tail_deep"] == 0 and len(before_deep.strata()[0]) == 2
+    # a run stored with the defaults before 12 tail subsets (7, one deeper) resumes with them
+    seven = WeightedSubsetsJob.from_spec({**new.spec, "tail_per_grid": 7, "tail_deep": 1})
+    assert [tuple(r) for r in seven.strata()[0]] == [(32, 4, 0, 30), (33, 1, 29, 82), (33, 6, 30, 82)]
 
 
 def test_weighted_subsets_bad_tail_options_are_named():

@@ -36,11 +36,11 @@ def register(sub) -> None:
                    help="weighted-subsets: subset size s, 17..40 (default 32, weighted.DEFAULT_SUBSET_SIZE)")
     p.add_argument("--tail-per-grid", type=limits.whole(0, 1000), default=None,
                    help="weighted-subsets: subsets per grid of the tail stratum, which counts the minimals "
-                        "of 30 clues or more in 33-clue subsets (default 7; 0: none, every class from the "
+                        "of 30 clues or more in 33-clue subsets (default 12; 0: none, every class from the "
                         "s-subsets as before)")
     p.add_argument("--tail-deep", type=limits.whole(0, 1000), default=None,
                    help="weighted-subsets: of the tail's subsets per grid, those searched one clue deeper, "
-                        "whose 29-clue finds are pooled with the s-subsets' (default 1, at most "
+                        "whose 29-clue finds are pooled with the s-subsets' (default 2, at most "
                         "--tail-per-grid)")
     p.add_argument("--difficulty", metavar="NAMES", default=None,
                    help="comma-separated difficulty metrics per puzzle (guesses, brt, W; default: all for "

@@ -43,9 +43,9 @@ METHOD_INFO = {
     "weighted-subsets": ("Weighted subsets", "All minimal puzzles inside random 32-clue subsets, each weighted "
                          "by 1/Pr (seed 000): weighted statistics are unbiased over all minimal puzzles. "
                          "The rare 30- to 33-clue puzzles come from 33-clue subsets searched only down "
-                         "to 30 clues, one of them a grid down to 29 (its 29-clue finds pooled with the "
+                         "to 30 clues, two of them a grid down to 29 (their 29-clue finds pooled with the "
                          "32-subsets'). Still heavy-tailed: a 29-clue puzzle turns up in about one grid "
-                         "sample in 1,300, so short runs read the mean's error low."),
+                         "sample in 750, so short runs read the mean's error low."),
     "pattern": ("Pattern / symmetry", "A chosen clue pattern (mask: 81 characters, x = clue, . = empty): random "
                 "grids kept on the mask until one is unique; or minimal puzzles whose clue positions have a "
                 "symmetry (whole orbits deleted top-down, kept when minimal). The row shows the grids tried "

@@ -64,14 +64,16 @@ DEFAULT_PER_GRID = 4
 #: as often (31 clues: 16x, 32: 33x) and, searched only down to 30 clues, costs ~0.1 ms.
 #: Without the stratum the 30- to 32-clue classes, almost never seen, would carry most of the
 #: long-run variance of the mean clue count (benchmarks/weighted_classes.py).
+#: 12 a grid since the floor search learned the sets below its floor (a tail subset 0.17 -> 0.11 ms):
+#: 1.05-1.17x less SE^2 x CPU-s than 7 (with 1 deeper) on the benchmark's models, at 1.2x the cost a sample
 TAIL_SUBSET_SIZE = 33
 TAIL_FROM = 30
-TAIL_PER_GRID = 7
+TAIL_PER_GRID = 12
 #: of the tail's subsets a grid, those searched one clue deeper (to TAIL_FROM - 1): the
 #: 29-clue class, otherwise counted only in the 32-clue subsets (one find in ~10,000 subsets),
 #: carried 40-66% of the variance of the mean clue count; a 33-clue subset holds a given
-#: 29-clue minimal 8.25x as often and, searched down to 29, costs 0.66 ms (4x its search to 30)
-TAIL_DEEP = 1
+#: 29-clue minimal 8.25x as often and, searched down to 29, costs ~0.36 ms (~3x its search to 30)
+TAIL_DEEP = 2
 #: grid samples a batch: a sample takes ~4-6 ms and yields ~70 puzzles (0.02 ms each to rate by
 #: guesses and brt), so 25 make a batch of ~0.15 s on a free core (~0.3 s beside the window's three
 #: other generators: Stop waited 0.43-0.56 s for the weighted row with 50, 0.46-0.68 s with 100);
