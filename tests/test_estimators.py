@@ -254,7 +254,7 @@ def test_a_subset_holding_more_minimals_than_the_dfs_keeps_finds_them_all():
     # sets widen as they come): with no clue floor it needs no table of visited sets; with the
     # floor at 17 clues (none is smaller) it takes the table's path.  Both must find the same, and
     # with the floor at 26 (the sets one clue below it that its parents prove unique join the known
-    # ones, 4x the solver calls here) the same 267 of 26 clues or more.
+    # ones: 66,011 solver calls here, 367,829 before) the same 267 of 26 clues or more.
     g = np.array([int(d) for d in "839156247761243895254798316647829531398514672512637984973465128186372459425981763"],
                  np.uint8)
     keep = np.zeros(81, np.uint8)

@@ -525,9 +525,7 @@ def test_difficulty_asks_brt_only_where_the_solver_did_not_guess(shared_data):
     odd = puzzles[:40].copy()
     odd[:20, :] = 0
     odd[:20, :5] = puzzles[:20, :5]             # a few clues: several solutions
-    odd[20:, 0] = odd[20:, 1] = 0
-    odd[20:, 0] = odd[20:, 2] = 9
-    odd[20:, 1] = 0                              # 9 twice in the first row: no solution
+    odd[20:, 0] = odd[20:, 2] = 9                # 9 twice in the first row: no solution
     every = np.concatenate([puzzles, hard, odd])
     guesses = np.zeros(len(every), dtype=np.int64)
     brt = np.zeros(len(every), dtype=np.uint8)

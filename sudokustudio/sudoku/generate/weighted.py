@@ -65,7 +65,8 @@ DEFAULT_PER_GRID = 4
 #: Without the stratum the 30- to 32-clue classes, almost never seen, would carry most of the
 #: long-run variance of the mean clue count (benchmarks/weighted_classes.py).
 #: 12 a grid since the floor search learned the sets below its floor (a tail subset 0.17 -> 0.11 ms):
-#: 1.05-1.17x less SE^2 x CPU-s than 7 (with 1 deeper) on the benchmark's models, at 1.2x the cost a sample
+#: against 7 (1 deeper), same seeds, 1.02x (Poisson) to 1.17x (29-clue clustering) less SE^2 x CPU-s
+#: on the benchmark's models of the rare classes, at 1.2x the cost a sample
 TAIL_SUBSET_SIZE = 33
 TAIL_FROM = 30
 TAIL_PER_GRID = 12
