@@ -75,9 +75,10 @@ TAIL_PER_GRID = 12
 #: carried 40-66% of the variance of the mean clue count; a 33-clue subset holds a given
 #: 29-clue minimal 8.25x as often and, searched down to 29, costs ~0.36 ms (~3x its search to 30)
 TAIL_DEEP = 2
-#: grid samples a batch: a sample takes ~4-6 ms and yields ~70 puzzles (0.02 ms each to rate by
-#: guesses and brt), so 25 make a batch of ~0.15 s on a free core (~0.3 s beside the window's three
-#: other generators: Stop waited 0.43-0.56 s for the weighted row with 50, 0.46-0.68 s with 100);
+#: grid samples a batch: a sample took ~4-6 ms (~2-4 ms since late 2026-11-28) and yields ~70-90
+#: puzzles (~0.01-0.02 ms each to rate by guesses and brt), so 25 made a batch of ~0.15 s on a free
+#: core (~0.3 s beside the window's three other generators: Stop waited 0.43-0.56 s for the weighted
+#: row with 50, 0.46-0.68 s with 100);
 #: rated by W (~11 ms a puzzle, ~0.75 s a sample) a batch is one sample.  CPU per sample is the
 #: same for 25, 50 and 100 once the checked puzzles and the grid pool no longer come per batch
 SAMPLES_PER_BATCH = 25
