@@ -228,7 +228,7 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete):
     inside = np.zeros((s + 1, n_words), dtype=np.uint64)
     known_before = np.zeros(s + 1, dtype=np.int64)
     n_known = 0
-    learned = np.empty(s, dtype=np.int64)   # a floor parent T's positions x with T - x - y unique
+    learned = np.empty(0 if complete else s, dtype=np.int64)   # a floor parent's positions x, T - x - y unique
     level = 0
     deleted_at[0] = -1
     size = s
