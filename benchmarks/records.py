@@ -1,6 +1,6 @@
 """Counting records (issue 18): a short run, its RE, and the RE projected to 24 core-hours.
 
-    python benchmarks/records.py minimals [SECONDS] [S]    # subsets (default s = 30), 2 threads
+    python benchmarks/records.py minimals [SECONDS] [S|best]   # 2 threads; default: the best combination
     python benchmarks/records.py grids BOX METHOD [SECONDS]  # e.g. grids 4x4 rows 60, grids 5x5 smc 120
 
 The projection assumes RE ∝ 1/sqrt(core-seconds) and uses the CPU time this
@@ -60,12 +60,13 @@ def project(rel: float, cpu: float) -> float:
     return rel * math.sqrt(cpu / DAY)
 
 
-def minimals(seconds: float = 120.0, s: int = 30) -> None:
-    job = E.MinimalsJob("subsets", "3x3", s=s)
+def minimals(seconds: float = 120.0, s: int | str = "best") -> None:
+    job = E.MinimalsJob.best() if s == "best" else E.MinimalsJob("subsets", "3x3", s=s)
     out, wall, cpu = _run(job, seconds)
     per_c, tot = job.per_c(out.total), job.total(out.total)
-    print(f"subsets s={s}: {out.total.n:,} grids, {out.total.n * job.per_grid:,} probes, "
-          f"{out.total.solver_calls:,} solver calls")
+    plan = f"the best combination (s = {job.s_mix}, floors {job.floor_mix}, {job.per_grid_mix} a grid)"
+    print(f"{plan if s == 'best' else f'subsets s={s}'}: {out.total.n:,} grids, "
+          f"{round(out.total.n * job.per_grid):,} probes, {out.total.solver_calls:,} solver calls")
     print(f"{'c':>5} {'per grid':>11} {'RE':>8} {'ESS':>8} {'max':>6}  {'24 core-h':>10} {'goal':>7}  "
           f"{'seed 000':>8} {'÷ ours':>6}  (seed 000's ten-minute RE, and it over ours scaled to 10 min wall)")
     ten_minutes = math.sqrt(wall / 600.0)     # RE ∝ 1/sqrt(time): ours after 600 s on these 2 threads
@@ -113,7 +114,8 @@ if __name__ == "__main__":
     prepare_before_running()   # after a kernel edit, today's code (not a cached caller of the old)
     what = sys.argv[1] if len(sys.argv) > 1 else "minimals"
     if what == "minimals":
-        minimals(float(sys.argv[2]) if len(sys.argv) > 2 else 120.0, int(sys.argv[3]) if len(sys.argv) > 3 else 30)
+        size = sys.argv[3] if len(sys.argv) > 3 else "best"
+        minimals(float(sys.argv[2]) if len(sys.argv) > 2 else 120.0, size if size == "best" else int(size))
     elif what == "grids":
         grids(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) > 4 else 60.0)
     else:

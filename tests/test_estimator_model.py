@@ -147,3 +147,15 @@ def test_panel_warns_while_the_tail_is_heavy_and_the_table_shows_published_figur
     assert "1.0640e+14" in by_c["24"][5] and "1.0637e+14" in by_c["24"][6] and "1.0672e+14 (1.9%)" in by_c["24"][7]
     assert rows[-1][0].count("..") == 1 and "4.6563e+15" in rows[-1][6]
     assert all(r[4] in ("ok", "CHECK") for r in rows)
+
+
+def test_the_best_combination_is_a_plan_and_its_label_says_so(tmp_path):
+    from sudokustudio.models.estimator import BEST, job_label, spec_label
+    from sudokustudio.sudoku.estimate import MinimalsJob
+
+    job = EstimatorParams(MINIMALS, minimal_method=BEST).job()
+    assert job.spec == MinimalsJob.best().spec and job.floor_mix == (0, 28, 29)
+    assert job_label(job, 7) == "#7 subsets s=30,31≥28,34≥29"
+    assert spec_label(job.kind, job.spec) == "subsets s=30,31≥28,34≥29"
+    assert spec_label(job.kind, MinimalsJob("subsets", s=[29, 31]).spec) == "subsets s=29,31"
+    assert EstimatorParams(MINIMALS, minimal_method=BEST, grid_source="random").job().biased

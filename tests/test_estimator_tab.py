@@ -85,7 +85,7 @@ def test_the_left_panel_follows_the_selected_run_and_the_kind(qtbot, settings, m
     tab.stop_run()
     qtbot.waitUntil(lambda: grids.run.finished, timeout=5_000)
     tab.what.setCurrentIndex(1)
-    tab.mmethod.setCurrentIndex(E.MINIMAL_METHODS.index("path"))
+    tab.mmethod.setCurrentIndex(tab.mmethod.findData("path"))
     minimals = tab.start_run()
     qtbot.waitUntil(lambda: minimals.run.batches_done >= 2, timeout=120_000)
     tab.stop_run()
@@ -124,11 +124,21 @@ def test_a_damaged_store_file_gives_a_clear_message(qtbot, settings, messages):
     tab.shutdown()
 
 
+def test_minimal_counts_start_from_the_best_combination(qtbot, settings):
+    tab = EstimatorTab(settings)
+    qtbot.addWidget(tab)
+    tab.what.setCurrentIndex(1)
+    assert tab.mmethod.currentData() == "best" and not tab.s_spin.isEnabled() and not tab.c_spin.isEnabled()
+    assert tab.params_from_controls().job().floor_mix == (0, 28, 29)
+    tab.mmethod.setCurrentIndex(tab.mmethod.findData("subsets"))
+    assert tab.s_spin.isEnabled() and tab.params_from_controls().job().s == 30
+
+
 def test_bad_parameters_give_a_message(qtbot, settings, messages):
     tab = EstimatorTab(settings)
     qtbot.addWidget(tab)
     tab.what.setCurrentIndex(1)
-    tab.mmethod.setCurrentIndex(E.MINIMAL_METHODS.index("supersets"))
+    tab.mmethod.setCurrentIndex(tab.mmethod.findData("supersets"))
     tab.s_spin.setValue(30)
     tab.c_spin.setValue(20)
     assert tab.start_run() is None

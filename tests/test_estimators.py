@@ -323,6 +323,37 @@ def test_4x4_mixtures_of_sizes_agree_with_exhaustive_count(method, s, per_grid, 
     _assert_agrees_with_4x4_counts(job, 23, exact_4x4_minimals)
 
 
+@pytest.mark.parametrize("s, floors, per_grid", [([8, 10], [0, 6], [3, 2]), ([7, 9, 11], [0, 5, 6], [2, 1.5, 0.5])])
+def test_4x4_plans_agree_with_exhaustive_count(s, floors, per_grid, exact_4x4_minimals):
+    """A plan: each size searched down to its own floor, each c counted only by the sizes made
+    for it (the highest floor at or below c): unbiased per c and for the total."""
+    job = MinimalsJob("subsets", "2x2", s=s, min_clues=floors, per_grid=per_grid, grids_per_batch=200)
+    assert job.floor_mix == tuple(floors) and job.spec["min_clues"] == floors
+    assert job.owners(4) == (0,) and job.owners(6) == (len(s) - 1,)
+    _assert_agrees_with_4x4_counts(job, 25, exact_4x4_minimals)
+
+
+def test_plan_owners_pick_the_sizes_made_for_each_clue_count():
+    from sudokustudio.sudoku.estimate.minimals import method_factor, plan_owners
+
+    s, floors = (30, 31, 34), (0, 28, 29)
+    assert [plan_owners(s, floors, c) for c in (22, 27, 28, 29, 31, 34, 35)] == \
+        [(0,), (0,), (1,), (2,), (2,), (2,), ()]
+    assert plan_owners((29, 31), (0, 0), 30) == (1,) and plan_owners((29, 31), (0, 0), 25) == (0, 1)
+    job = MinimalsJob("subsets", s=list(s), min_clues=list(floors), per_grid=[48, 8, 1])
+    # c = 28 is seen by 30- and 31-clue probes, but only the 31's count: their share and odds
+    assert job.factor(28) == pytest.approx(57 / 8 * method_factor("subsets", 81, 28, 31))
+    assert job.factor(25) == pytest.approx(57 / 48 * method_factor("subsets", 81, 25, 30))
+    owns = job.ownership()
+    assert owns[:, 28].tolist() == [0, 1, 0] and owns[:, 30].tolist() == [0, 0, 1] and owns[:, 20].tolist() == [1, 0, 0]
+    assert MinimalsJob.from_spec(job.spec).floor_mix == floors
+    for bad in (dict(min_clues=[0, 28]), dict(min_clues=[0, 32, 29])):
+        with pytest.raises(ValueError, match="min-clues"):
+            MinimalsJob("subsets", s=list(s), per_grid=[48, 8, 1], **bad)
+    with pytest.raises(ValueError, match="subsets only"):
+        MinimalsJob("supersets", s=[24], min_clues=[24])
+
+
 def test_mixture_factor_is_the_balance_heuristic():
     from sudokustudio.sudoku.estimate.minimals import method_factor, mixture_factor
 
@@ -415,6 +446,27 @@ def test_cli_minimals_counting_only_the_tail(capsys):
     assert _cli("estimate", "minimals", "--method", "path", "--min-clues", "29", "--samples", "1",
                 "--seed", "1") == 2
     assert "--min-clues: for --method subsets" in capsys.readouterr().err
+
+
+def test_cli_minimals_plans_and_the_best_combination(capsys):
+    """One floor per size makes a plan (fractional probes per grid allowed); without --method and
+    without tuning options the 9x9 run is the best combination, BEST_PLAN."""
+    from sudokustudio.sudoku.estimate.minimals import BEST_PLAN
+
+    assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,6", "--per-grid", "3,0.5",
+                "--samples", "800", "--seed", "3", "--json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert set(d["per_c"]) == {"4", "5", "6"} and d["min_clues"] == [0, 6] and d["per_grid"] == [3, 0.5]
+    assert d["method"] == "subsets"
+    assert _cli("estimate", "minimals", "--samples", "1", "--seed", "3", "--json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["method"] == "best" and d["s"] == [30, 31, 34] and d["min_clues"] == BEST_PLAN["min_clues"]
+    assert d["per_grid"] == BEST_PLAN["per_grid"] and d["samples"] == 16
+    assert _cli("estimate", "minimals", "--method", "best", "--s", "30", "--samples", "1", "--seed", "1") == 2
+    assert "--method best is a fixed plan for 3x3 boxes: not with --s" in capsys.readouterr().err
+    assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,11", "--samples", "1",
+                "--seed", "1") == 2
+    assert "--min-clues 11 for subsets of 10" in capsys.readouterr().err
 
 
 def test_cli_bad_input_is_one_clear_line(capsys):

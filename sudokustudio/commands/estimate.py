@@ -1,8 +1,8 @@
 """``sudokustudio-cli estimate grids|minimals``: Monte Carlo counts (seeds 000, 002, 003).
 
     estimate grids --box 3x3 --method {crude,ridder,rows,fc,smc} (--samples N | --seconds T) --seed S
-    estimate minimals --method {singletons,subsets,supersets,path} [--c C] [--s S]
-                      (--samples N | --seconds T) --seed S
+    estimate minimals [--method {best,singletons,subsets,supersets,path}] [--c C] [--s S]
+                      [--min-clues C] [--per-grid K] (--samples N | --seconds T) --seed S
     estimate report --run ID [--store PATH] --csv FILE --md FILE
 
 ``grids`` and ``minimals`` take ``--csv``/``--md`` too (the record table of the
@@ -48,13 +48,19 @@ def register(sub) -> None:
     m = s2.add_parser("minimals", help="c-clue minimal puzzles per grid",
                       description="Estimate the number of c-clue minimal puzzles per 9x9 grid for all c "
                                   "(seed 000: singletons, subsets, supersets; seed 002: path).")
-    m.add_argument("--method", default="subsets", choices=["singletons", "subsets", "supersets", "path"])
+    m.add_argument("--method", default=None, choices=["best", "singletons", "subsets", "supersets", "path"],
+                   help="best (the default without --s, --c, --min-clues, --per-grid): the best combination, "
+                        "a plan of subsets made for each range of c (30-clue subsets for c <= 27, 31 searched "
+                        "down to 28 for c = 28, 34 searched down to 29 for c >= 29), its total from one run; "
+                        "otherwise subsets")
     m.add_argument("--c", type=limits.whole(0, 81), default=None,
                    help="singletons: the clue count (default 25); supersets: the largest clue count "
                         "enumerated (default s+4)")
-    m.add_argument("--min-clues", type=limits.whole(1, 81), default=None, metavar="C",
+    m.add_argument("--min-clues", type=limits.whole_list(0, 81), default=None, metavar="C",
                    help="subsets: count only minimals of at least C clues; the search inside a subset stops "
-                        "there, so large subsets become cheap: the tail c >= 29 with --s 34 --min-clues 29")
+                        "there, so large subsets become cheap: the tail c >= 29 with --s 34 --min-clues 29.  "
+                        "One floor per size makes a plan: --s 30,31,34 --min-clues 0,28,29 --per-grid 48,20,0.25 "
+                        "counts each c only in the subsets with the highest floor at or below it")
     m.add_argument("--s", type=limits.whole_list(1, 81), default=None,
                    help="subsets: size of the random clue set (default 30), or sizes separated by "
                         "commas for a mixture (e.g. 29,31 --per-grid 48,4: every count weighed by the "
@@ -62,9 +68,10 @@ def register(sub) -> None:
     m.add_argument("--grid-source", default="weighted", choices=["weighted", "random"],
                    help="weighted: sequential sampler with weights (unbiased, default); "
                         "random: randomized-solver grids (biased, for comparison)")
-    m.add_argument("--per-grid", type=limits.whole_list(1, 1_000_000), default=None,
-                   help="probes per sampled grid of weight 1, 1..1000000; for a mixture one number per "
-                        "size, separated by commas (default for subsets: 48 each on 9x9 grids, 16 on 4x4)")
+    m.add_argument("--per-grid", type=limits.number_list(0, 1_000_000, lo_open=True), default=None,
+                   help="probes per sampled grid of weight 1, more than 0 and at most 1000000 (a fraction is "
+                        "an average: 0.25 probes one grid in four); for a mixture one number per size, "
+                        "separated by commas (default for subsets: 48 each on 9x9 grids, 16 on 4x4)")
     m.add_argument("--box", default="3x3", help="box shape: 3x3 (default) or 2x2 (4x4 Sudoku, exhaustively checkable)")
     _common(m)
     m.set_defaults(func=run_minimals)
@@ -214,6 +221,14 @@ def run_minimals(args) -> int:
     from sudokustudio.sudoku.estimate import MinimalsJob
 
     method = args.method
+    tuned = [f"--{k.replace('_', '-')}" for k in ("s", "c", "min_clues", "per_grid") if getattr(args, k) is not None]
+    if method is None:
+        method = "best" if not tuned and args.box == "3x3" else "subsets"
+    if method == "best":
+        if tuned or args.box != "3x3":
+            raise ValueError(f"--method best is a fixed plan for 3x3 boxes: not with {', '.join(tuned) or '--box'}"
+                             " (a plan of your own: --method subsets --s ... --min-clues ... --per-grid ...)")
+        return _run_minimals(args, MinimalsJob.best(args.grid_source), method)
     kw = dict(method=method, box=args.box, s=args.s, grid_source=args.grid_source, per_grid=args.per_grid)
     if args.c is not None:
         if method == "singletons":
@@ -225,8 +240,14 @@ def run_minimals(args) -> int:
     if args.min_clues is not None:
         if method != "subsets" or args.c is not None:
             raise ValueError("--min-clues: for --method subsets, without --c")
-        kw.update(c_lo=args.min_clues)
-    job = MinimalsJob(**kw)
+        if isinstance(args.min_clues, list):
+            kw.update(min_clues=args.min_clues)
+        else:
+            kw.update(c_lo=args.min_clues)
+    return _run_minimals(args, MinimalsJob(**kw), method)
+
+
+def _run_minimals(args, job, method: str) -> int:
     n_batches, seconds = _amount(args, job.grids_per_batch)
     job.warm_up()
     work_started()
@@ -249,7 +270,8 @@ def run_minimals(args) -> int:
                     {"estimate": tot["estimate"], "rel_err": tot["rel_err"], "ci95": tot["ci95"],
                      "c_range": tot["c_range"], "all_grids": tot["all_grids"], "tail": _tail_json(tot["tail"])},
                     "samples": d["samples"], "seconds": round(out.seconds, 6), "core_seconds": d["core_seconds"],
-                    "probes": d["probes"], "method": method, "s": job.s, "grid_source": job.grid_source,
+                    "probes": d["probes"], "method": method, "s": job.s, "min_clues": d["min_clues"],
+                    "per_grid": job.spec["per_grid"], "grid_source": job.grid_source,
                     "biased": job.biased, "seed": args.seed})
         return 1 if out.errors else 0
     label = " (BIASED grid source)" if job.biased else ""

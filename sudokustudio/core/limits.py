@@ -128,6 +128,15 @@ def whole_list(lo: int | None = None, hi: int | None = None):
     return _argtype(check, "whole number(s)")
 
 
+def number_list(lo: float | None = None, hi: float | None = None, lo_open: bool = False):
+    """argparse ``type=``: one finite number in [lo, hi] (lo excluded with ``lo_open``), or
+    several separated by commas (a list)."""
+    def check(text):
+        values = [check_number(t.strip(), "value", lo, hi, lo_open=lo_open) for t in str(text).split(",")]
+        return values if len(values) > 1 else values[0]
+    return _argtype(check, "number(s)")
+
+
 def number(lo: float | None = None, hi: float | None = None, lo_open: bool = False):
     """argparse ``type=``: a finite number in [lo, hi] (lo excluded with ``lo_open``)."""
     return _argtype(lambda t: check_number(t, "value", lo, hi, lo_open=lo_open), "number")

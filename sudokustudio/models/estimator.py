@@ -24,6 +24,7 @@ from sudokustudio.sudoku import estimate as E
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
 GRIDS, MINIMALS = "grids", "minimals"
+BEST = "best"     # the minimal-count method that is a plan of subsets: MinimalsJob.best
 KIND_OF = {GRIDS: E.GridCountJob.kind, MINIMALS: E.MinimalsJob.kind}
 
 
@@ -45,6 +46,8 @@ class EstimatorParams:
         if self.what == GRIDS:
             return E.GridCountJob(self.box, self.grid_method)
         m = self.minimal_method
+        if m == BEST:
+            return E.MinimalsJob.best(self.grid_source)
         kw: dict = dict(method=m, grid_source=self.grid_source)
         if m in ("subsets", "supersets"):
             kw["s"] = self.s
@@ -63,8 +66,15 @@ def job_label(job, run_id: int | None = None) -> str:
     rid = f"#{run_id} " if run_id is not None else ""
     if isinstance(job, E.GridCountJob):
         return f"{rid}{job.box} {job.method}"
-    extra = f" s={','.join(map(str, job.s_mix))}" if job.method in ("subsets", "supersets") else ""
+    extra = f" s={sizes_text(job.s_mix, job.spec.get('min_clues'))}" if job.method in ("subsets", "supersets") else ""
     return f"{rid}{job.method}{extra}{' (biased)' if job.biased else ''}"
+
+
+def sizes_text(s, floors=None) -> str:
+    """'30' or '29,31' (a mixture) or '30,31≥28,34≥29' (a plan: each size with its floor)."""
+    sizes = list(s) if isinstance(s, (list, tuple)) else [s]
+    floors = list(floors) if floors else [0] * len(sizes)
+    return ",".join(f"{n}≥{f}" if f else f"{n}" for n, f in zip(sizes, floors))
 
 
 def spec_label(kind: str, spec: dict) -> str:
@@ -73,8 +83,7 @@ def spec_label(kind: str, spec: dict) -> str:
         return f"{spec.get('box')} {spec.get('method')}"
     text = str(spec.get("method"))
     if spec.get("method") in ("subsets", "supersets"):
-        s = spec.get("s")
-        text += f" s={','.join(map(str, s)) if isinstance(s, list) else s}"
+        text += f" s={sizes_text(spec.get('s'), spec.get('min_clues'))}"
     return text + (" BIASED" if spec.get("grid_source") == "random" else "")
 
 

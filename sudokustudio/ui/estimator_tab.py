@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
 from sudokustudio.core import limits
 from sudokustudio.jobs.qt import window_executor
 from sudokustudio.jobs.store import RunStore, StoreError
-from sudokustudio.models.estimator import GRIDS, MINIMALS, EstimatorModel, EstimatorParams, RunView
+from sudokustudio.models.estimator import BEST, GRIDS, MINIMALS, EstimatorModel, EstimatorParams, RunView
 from sudokustudio.sudoku import estimate as E
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.widgets.est_plots import ConvergencePlot, MinimalsBarPlot, RelErrPlot
@@ -131,10 +131,12 @@ class EstimatorTab(QWidget):
         mf = QFormLayout(mp)
         mf.setContentsMargins(0, 0, 0, 0)
         self.mmethod = _combo()
+        self.mmethod.addItem("best combination", BEST)
         for m in E.MINIMAL_METHODS:
             self.mmethod.addItem(m, m)
-        self.mmethod.setCurrentIndex(1)
-        self.mmethod.setToolTip("singletons: random c-clue subsets; subsets: all minimals inside a random "
+        self.mmethod.setToolTip("best combination: subsets made for each range of c (30 clues for c ≤ 27, "
+                                "31 searched to 28 for c = 28, 34 searched to 29 for c ≥ 29), the best total; "
+                                "singletons: random c-clue subsets; subsets: all minimals inside a random "
                                 "s-clue subset; supersets: all minimals containing one; path: random "
                                 "deletion paths (controlled bias)")
         self.mmethod.currentIndexChanged.connect(self._mmethod_changed)
@@ -155,6 +157,7 @@ class EstimatorTab(QWidget):
         self.source.setToolTip("Where the solution grids come from.  The randomized solver is not uniform "
                                "over grids: its estimates are biased (seed 002 saw ~20%)")
         mf.addRow("Grids", self.source)
+        self._mmethod_changed()
         self.params.addWidget(mp)
         form.addRow(self.params)
         self.seed = QSpinBox()

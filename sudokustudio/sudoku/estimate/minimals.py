@@ -88,18 +88,20 @@ def probes_for_weight(rng, per_grid, w):
 
 
 @njit(cache=True, nogil=True)
-def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, c_hi, per_grid_mix,
-                          n_grids_samples, weighted, inv_count, fac, s1, s2, vmax, tot, found, calls):
+def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, c_hi, per_grid_mix, floor_mix,
+                          owns, n_grids_samples, weighted, inv_count, fac, s1, s2, vmax, tot, found, calls):
     """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
 
     method 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets (s, clues <= c_hi),
-    3 path.  ``s_mix`` / ``per_grid_mix`` (int64 arrays, one entry unless a
+    3 path.  ``s_mix`` / ``per_grid_mix`` (int64 / float64 arrays, one entry unless a
     mixture): probes of size s_mix[i], per_grid_mix[i] of them per grid on
-    average.  A grid of weight w (W / number of grids, or 1 for the biased
-    source) gets per_grid_mix[i] * w probes of each size, rounded at random
-    (:func:`probes_for_weight`), and its value is their summed count / per_grid
-    (per_grid = the sum of the mix): unbiased, E = w * (mean count per probe of
-    the mixture), without the spread of w multiplying the variance.  ``found[c]``
+    average; a subsets probe searches down to floor_mix[i] clues and counts the c
+    with owns[i, c] (:meth:`MinimalsJob.owners`).  A grid of weight w (W / number
+    of grids, or 1 for the biased source) gets per_grid_mix[i] * w probes of each
+    size, rounded at random (:func:`probes_for_weight`), and its value is their
+    summed count / per_grid (per_grid = the sum of the mix): unbiased, E = w *
+    (mean count per probe of the mixture), without the spread of w multiplying
+    the variance.  ``found[c]``
     counts minimals seen, ``calls[0]`` solver calls; the caller multiplies s1 by
     the method's factor_c (and s2 by its square).
     ``vmax[c]`` keeps the largest per-grid value at c (tail diagnostics).  The
@@ -116,6 +118,7 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
     out = np.zeros((0, N), dtype=np.uint8)
     empty = np.zeros(N, dtype=np.uint8)
     k_mix = np.zeros(s_mix.shape[0], dtype=np.int64)
+    probe_cnt = np.zeros(N + 1, dtype=np.int64)
     per_grid = per_grid_mix.sum()
     for _ in range(n_grids_samples):
         # the grid and its weight relative to uniform: the row-wise sampler's W = 1/q
@@ -157,7 +160,12 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
                             cnt[c] += 1
                 elif method == 1:
                     _random_subset(rng, N, s, perm, mask)
-                    minimals_in_subset(o, mask, out, cnt, c_lo)   # c_lo: the DFS stops there
+                    floor = floor_mix[i]                            # the DFS stops there
+                    probe_cnt[floor:s + 1] = 0
+                    minimals_in_subset(o, mask, out, probe_cnt, floor)
+                    for c in range(floor, s + 1):
+                        if owns[i, c]:
+                            cnt[c] += probe_cnt[c]
                 elif method == 2:
                     _random_subset(rng, N, s, perm, mask)
                     minimals_containing(o, mask, c_hi, out, cnt)
@@ -267,20 +275,53 @@ def method_factor(method: str, N: int, c: int, s: int) -> float:
     raise ValueError(method)
 
 
-def mixture_factor(method: str, N: int, c: int, s_mix, per_grid_mix) -> float:
+def mixture_factor(method: str, N: int, c: int, s_mix, per_grid_mix, owners=None) -> float:
     """1 / Pr(a given c-clue minimal is seen by one probe of the mixture): probes of size
     s_mix[i] in the shares per_grid_mix[i] / sum (the balance heuristic of multiple
-    importance sampling: every probe's count weighs the same, whichever size found it)."""
+    importance sampling: every probe's count weighs the same, whichever size found it).
+    ``owners``: the indices of the sizes whose counts of c are kept (default: all)."""
     total = sum(per_grid_mix)
     seen = 0.0
-    for s, k in zip(s_mix, per_grid_mix):
+    for i, (s, k) in enumerate(zip(s_mix, per_grid_mix)):
+        if owners is not None and i not in owners:
+            continue
         f = method_factor(method, N, c, s)
         seen += k / total / f if f > 0 else 0.0
     return 1.0 / seen if seen > 0 else 0.0
 
 
+def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
+    """The sizes of a plan whose counts of c are kept: of those that can hold c and search
+    down to c (s >= c >= floor), the ones with the highest floor, i.e. the probes made for
+    that clue count (a 34-clue subset searched to 29 clues owns c >= 29, not a 30-clue
+    subset searched to the bottom).  Ties (a plain mixture: one floor) share c by the
+    balance heuristic."""
+    able = [i for i, (s, f) in enumerate(zip(s_mix, floor_mix)) if f <= c <= s]
+    if not able:
+        return ()
+    top = max(floor_mix[i] for i in able)
+    return tuple(i for i in able if floor_mix[i] == top)
+
+
+#: The best combination for the total (issue 18; `estimate minimals` without --method): each range
+#: of c from the subsets made for it: 30-clue subsets searched to the bottom for c <= 27, 31
+#: searched down to 28 for c = 28, 34 searched down to 29 for c >= 29 (the floor's sets are cheap:
+#: minimal_sets).  The shares of CPU follow sqrt(variance x CPU-s) of each part of the total
+#: (Neyman's allocation), measured 2026-11-29 in 150 s runs on 2 threads, seed 31: 3.28, 2.31 and
+#: 3.26 (x1e14) at 17.0, 28.3 and 2,918 us a probe, so ~37 / 26 / 37% of the CPU and 48, 20 and
+#: 0.25 probes a grid.  From those parts the total's RE in 24 core-hours is ~0.065%, against
+#: ~0.10% (and an untrusted tail) for 30-clue subsets alone; c = 22..27 get 37% of the CPU
+#: (RE x1.6 of a run of 30-clue subsets alone: for those classes alone, --s 30).
+BEST_PLAN = {"s": [30, 31, 34], "min_clues": [0, 28, 29], "per_grid": [48, 20, 0.25]}
+
+
 def _as_list(x) -> list[int]:
     return [int(v) for v in x] if isinstance(x, (list, tuple)) else [int(x)]
+
+
+def _whole_or_fraction(x: float) -> int | float:
+    """2.0 -> 2 (specs stored with whole probe counts stay as they were), 0.25 stays."""
+    return int(x) if float(x) == int(x) else float(x)
 
 
 class MinimalsJob(BatchJob):
@@ -292,7 +333,8 @@ class MinimalsJob(BatchJob):
 
     def __init__(self, method: str = "subsets", box: str = "3x3", s: int | None = None,
                  c_lo: int | None = None, c_hi: int | None = None, grid_source: str = "weighted",
-                 per_grid: int | None = None, grids_per_batch: int | None = None):
+                 per_grid: int | None = None, grids_per_batch: int | None = None,
+                 min_clues: list[int] | None = None):
         if method not in MINIMAL_METHODS:
             raise ValueError(f"method {method!r}: choose one of {', '.join(MINIMAL_METHODS)}")
         r, c = parse_box(box)
@@ -340,30 +382,55 @@ class MinimalsJob(BatchJob):
         # 1.18x less RE^2 x CPU-s than 16 at c = 22..27 and 1.19x for the total (64: 1.07-1.21x)
         if per_grid is None:
             per_grid = {"subsets": 48 if N == 81 else 16, "supersets": 4, "path": 8, "singletons": 8}[method]
-        per_grid_mix = _as_list(per_grid)
+        # a fraction is an average: a plan's costly 34-clue probes go to one grid in four or so
+        per_grid_mix = [_whole_or_fraction(v) for v in (per_grid if isinstance(per_grid, (list, tuple))
+                                                         else [per_grid])]
         if len(per_grid_mix) == 1:
             per_grid_mix *= len(s_mix)
         if len(per_grid_mix) != len(s_mix):
             raise ValueError(f"probes per grid {per_grid}: one number, or one per subset size ({len(s_mix)})")
         for one in per_grid_mix:
-            if not 1 <= one <= 1_000_000:
-                raise ValueError(f"probes per grid: 1..1000000, got {one}")
+            if not (0 < one <= 1_000_000 and math.isfinite(one)):
+                raise ValueError(f"probes per grid: more than 0, at most 1000000, got {one}")
         if grids_per_batch is None:
             grids_per_batch = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
             if N < 81:
                 grids_per_batch *= 50
-        # one size is stored as a number (the runs stored before mixtures), several as lists
+        # a plan: subsets of each size searched down to their own floor (min_clues, one per
+        # size); each c counted by the sizes made for it (plan_owners).  Without it every size
+        # searches down to c_lo.
+        if min_clues is None:
+            floor_mix = [c_lo] * len(s_mix)
+        else:
+            floor_mix = _as_list(min_clues)
+            if method != "subsets" or len(floor_mix) != len(s_mix):
+                raise ValueError(f"--min-clues {min_clues}: subsets only, one floor per subset size "
+                                 f"({len(s_mix)})")
+            for s_i, f in zip(s_mix, floor_mix):
+                if not 0 <= f <= s_i:
+                    raise ValueError(f"--min-clues {f} for subsets of {s_i}: must lie in 0..{s_i}")
+            c_lo = max(c_lo, min(floor_mix))
+        if method == "subsets":
+            floor_mix = [max(f, c_lo) for f in floor_mix]
+        # one size is stored as a number (the runs stored before mixtures), several as lists;
+        # min_clues only for a plan (the specs stored before plans stay as they were)
         mixed = len(s_mix) > 1
+        plan = {"min_clues": floor_mix} if min_clues is not None else {}
         super().__init__(method=method, box=box, s=s_mix if mixed else s_mix[0], c_lo=int(c_lo), c_hi=int(c_hi),
                          grid_source=grid_source, per_grid=per_grid_mix if mixed else per_grid_mix[0],
-                         grids_per_batch=int(grids_per_batch))
+                         grids_per_batch=int(grids_per_batch), **plan)
         self.method, self.box, self.c_lo, self.c_hi = method, box, int(c_lo), int(c_hi)
-        self.s_mix, self.per_grid_mix = tuple(s_mix), tuple(per_grid_mix)
+        self.s_mix, self.per_grid_mix, self.floor_mix = tuple(s_mix), tuple(per_grid_mix), tuple(floor_mix)
         #: the subset size, or the sizes of a mixture (a tuple)
         self.s = self.s_mix if mixed else s_mix[0]
         self.grid_source, self.grids_per_batch = grid_source, int(grids_per_batch)
         self.per_grid = sum(per_grid_mix)   # probes per grid of weight 1, all sizes
         self.N = N
+
+    @classmethod
+    def best(cls, grid_source: str = "weighted") -> "MinimalsJob":
+        """The best combination for 9x9 grids (:data:`BEST_PLAN`)."""
+        return cls("subsets", "3x3", grid_source=grid_source, **BEST_PLAN)
 
     @property
     def biased(self) -> bool:
@@ -382,7 +449,8 @@ class MinimalsJob(BatchJob):
         calls = np.zeros(1, dtype=np.int64)
         t0 = time.perf_counter()
         minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], np.array(self.s_mix, np.int64),
-                              self.c_lo, self.c_hi, np.array(self.per_grid_mix, np.int64), self.grids_per_batch,
+                              self.c_lo, self.c_hi, np.array(self.per_grid_mix, np.float64),
+                              np.array(self.floor_mix, np.int64), self.ownership(), self.grids_per_batch,
                               not self.biased, 1.0 / grid_reference(self.box)[0], self.factors(), s1, s2, vmax,
                               tot, found, calls)
         k = self.grids_per_batch
@@ -396,9 +464,25 @@ class MinimalsJob(BatchJob):
             f[c] = self.factor(c)
         return f
 
+    def owners(self, c: int) -> tuple[int, ...]:
+        """The indices of the sizes whose counts of c this job keeps (:func:`plan_owners`)."""
+        if not self.c_lo <= c <= self.c_hi:
+            return ()
+        if self.method != "subsets":       # the other methods' sizes all count every c
+            return tuple(range(len(self.s_mix)))
+        return plan_owners(self.s_mix, self.floor_mix, c)
+
+    def ownership(self) -> np.ndarray:
+        """owns[i, c] = 1 when size i's counts of c are kept (the kernel's view of owners)."""
+        owns = np.zeros((len(self.s_mix), self.N + 1), np.uint8)
+        for c in range(self.N + 1):
+            for i in self.owners(c):
+                owns[i, c] = 1
+        return owns
+
     def factor(self, c: int) -> float:
-        """1 / Pr(a given c-clue minimal is seen by one probe of this job)."""
-        return mixture_factor(self.method, self.N, c, self.s_mix, self.per_grid_mix)
+        """1 / Pr(a given c-clue minimal is counted by one probe of this job)."""
+        return mixture_factor(self.method, self.N, c, self.s_mix, self.per_grid_mix, self.owners(c))
 
     def merge(self, a: MinimalStats, b: MinimalStats) -> MinimalStats:
         return a + b
@@ -471,7 +555,8 @@ class MinimalsJob(BatchJob):
         return {"per_c": self.per_c(total), "total": self.total(total)}
 
     def describe(self, total: MinimalStats) -> dict:
-        return {"method": self.method, "box": self.box, "s": self.s, "c_lo": self.c_lo, "c_hi": self.c_hi,
+        return {"method": self.method, "box": self.box, "s": self.s, "min_clues": list(self.floor_mix),
+                "c_lo": self.c_lo, "c_hi": self.c_hi,
                 "grid_source": self.grid_source, "biased": self.biased, "samples": total.n,
                 "probes": total.n * self.per_grid, "solver_calls": total.solver_calls,
                 "cpu_seconds": total.cpu, "core_seconds": total.cpu, "total": self.total(total),
