@@ -321,7 +321,8 @@ def _as_list(x) -> list[int]:
 
 def _whole_or_fraction(x: float) -> int | float:
     """2.0 -> 2 (specs stored with whole probe counts stay as they were), 0.25 stays."""
-    return int(x) if float(x) == int(x) else float(x)
+    x = float(x)
+    return int(x) if math.isfinite(x) and x == int(x) else x
 
 
 class MinimalsJob(BatchJob):
@@ -558,7 +559,7 @@ class MinimalsJob(BatchJob):
         return {"method": self.method, "box": self.box, "s": self.s, "min_clues": list(self.floor_mix),
                 "c_lo": self.c_lo, "c_hi": self.c_hi,
                 "grid_source": self.grid_source, "biased": self.biased, "samples": total.n,
-                "probes": total.n * self.per_grid, "solver_calls": total.solver_calls,
+                "probes": round(total.n * self.per_grid), "solver_calls": total.solver_calls,
                 "cpu_seconds": total.cpu, "core_seconds": total.cpu, "total": self.total(total),
                 "per_c": {str(c): v for c, v in self.per_c(total).items()}}
 
