@@ -35,7 +35,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 DATA = REPO.parent / "shared" / "data"
 
-KINDS = ["estimator-grids", "estimator-minimals", "generators", "rating", "survo-atlas", "ua-harvest",
+KINDS = ["estimator-grids", "estimator-minimals", "estimator-best", "generators", "rating", "survo-atlas", "ua-harvest",
          "ua-search", "ua-search-17", "survo-generate"]
 #: issue 20's grid: at k = 17 its first batch ran for over ten minutes before cancel polled inside the kernel
 GRID_17 = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
@@ -152,7 +152,10 @@ def show_kind_tab(win, kind: str) -> None:
         tab.gmethod.setCurrentIndex(E.GRID_METHODS.index("rows"))
     elif kind == "estimator-minimals":
         tab.what.setCurrentIndex(1)
-        tab.mmethod.setCurrentIndex(E.MINIMAL_METHODS.index("subsets"))
+        tab.mmethod.setCurrentIndex(tab.mmethod.findData("subsets"))
+    elif kind == "estimator-best":     # the tab's default: the plan with 34-clue probes of ~3 ms
+        tab.what.setCurrentIndex(1)
+        tab.mmethod.setCurrentIndex(tab.mmethod.findData("best"))
 
 
 def start_kind(win, kind: str, meter: StallMeter):
