@@ -149,6 +149,25 @@ def test_panel_warns_while_the_tail_is_heavy_and_the_table_shows_published_figur
     assert all(r[4] in ("ok", "CHECK") for r in rows)
 
 
+def test_a_plan_run_is_followed_by_its_total(tmp_path):
+    """The best combination is made for the total: its RE drives the stop rules and the ETA, heads
+    the panel, and is the RE plot's series."""
+    from sudokustudio.models.estimator import BEST, TOTAL
+
+    model = _model(tmp_path)
+    view = model.start(EstimatorParams(MINIMALS, minimal_method=BEST, seed=3))
+    _wait(lambda: view.run.batches_done >= 3)
+    model.stop()
+    view.run.wait(10)
+    job, total = view.run.job, view.run.total
+    tot = job.total(total)
+    assert job.is_plan and tot is not None and job.rel_err(total) == tot["rel_err"]
+    panel = model.panel(view, 0.01)
+    assert panel.headline.startswith("total: ") and any(line.startswith("c=") for line in panel.lines)
+    focus, bars, rel, _ = model.minimal_series([view])
+    assert focus == TOTAL and rel[0].y[-1] == pytest.approx(tot["rel_err"])
+
+
 def test_the_best_combination_is_a_plan_and_its_label_says_so(tmp_path):
     from sudokustudio.models.estimator import BEST, job_label, spec_label
     from sudokustudio.sudoku.estimate import MinimalsJob
@@ -159,3 +178,4 @@ def test_the_best_combination_is_a_plan_and_its_label_says_so(tmp_path):
     assert spec_label(job.kind, job.spec) == "subsets s=30,31≥28,34≥29"
     assert spec_label(job.kind, MinimalsJob("subsets", s=[29, 31]).spec) == "subsets s=29,31"
     assert EstimatorParams(MINIMALS, minimal_method=BEST, grid_source="random").job().biased
+    assert not MinimalsJob("subsets", s=[29, 31]).is_plan and not MinimalsJob("subsets", s=34, c_lo=29).is_plan

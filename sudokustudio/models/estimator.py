@@ -25,6 +25,7 @@ from sudokustudio.sudoku import estimate as E
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
 GRIDS, MINIMALS = "grids", "minimals"
 BEST = "best"     # the minimal-count method that is a plan of subsets: MinimalsJob.best
+TOTAL = "total"   # the RE plot's focus for a plan: the total, not one clue count
 KIND_OF = {GRIDS: E.GridCountJob.kind, MINIMALS: E.MinimalsJob.kind}
 
 
@@ -300,16 +301,26 @@ class EstimatorModel:
             if c is None:
                 headline, extra = "no minimal puzzle found yet", []
             else:
-                headline = f"c={c}: {per_c[c]['estimate']:.4e} per grid ± {100 * per_c[c]['rel_err']:.3g}%"
+                at_c = f"c={c}: {per_c[c]['estimate']:.4e} per grid ± {100 * per_c[c]['rel_err']:.3g}%"
+                headline = at_c
                 extra = ["grid source BIASED (randomized solver)" if job.biased else
                          "grids: weighted sequential sampler (unbiased)", tail_line(per_c[c]["tail"])]
                 tot = job.total(snap.total)
                 if tot is not None:
-                    extra.append(f"total c={tot['c_range'][0]}..{tot['c_range'][1]}: {tot['estimate']:.5e} per grid "
-                                 f"± {100 * tot['rel_err']:.3g}%")
-                bad = sorted(k for k, v in per_c.items() if v["tail"]["warning"])
+                    total_text = (f"total c={tot['c_range'][0]}..{tot['c_range'][1]}: {tot['estimate']:.5e} per grid "
+                                  f"± {100 * tot['rel_err']:.3g}%")
+                    if job.is_plan:       # a plan is made for the total: it heads the panel
+                        headline = f"total: {tot['estimate']:.5g} per grid ± {100 * tot['rel_err']:.3g}%"
+                        extra[1] = f"c={tot['c_range'][0]}..{tot['c_range'][1]}, {tail_line(tot['tail'])}"
+                        extra.append(at_c)
+                    else:
+                        extra.append(total_text)
+                bad_c = sorted(k for k, v in per_c.items() if v["tail"]["warning"])
+                bad = [f"c = {', '.join(map(str, bad_c))}"] if bad_c else []
+                if tot is not None and tot["tail"]["warning"]:
+                    bad.append("the total")
                 if bad:
-                    tail_warning = (f"Heavy tail: the RE cannot be trusted yet at c = {', '.join(map(str, bad))} "
+                    tail_warning = (f"Heavy tail: the RE cannot be trusted yet at {' and '.join(bad)} "
                                     f"(ESS < {TAIL_MIN_ESS:g} or one grid > {100 * TAIL_MAX_SHARE:g}% "
                                     "of the sum)")
         rate = f"{snap.rate:,.0f}/s" if math.isfinite(snap.rate) else "–"
@@ -356,13 +367,14 @@ class EstimatorModel:
                 guide = (h[-1]["cpu_seconds"], h[-1]["rel_err"])
         return title, conv, rel, guide
 
-    def minimal_series(self, views: list[RunView]) -> tuple[int, list, list[Series], tuple | None]:
-        """(clue count in focus, bars [(label, colour, {c: (estimate, se)})], RE series at that c, guide)."""
+    def minimal_series(self, views: list[RunView]) -> tuple[int | str, list, list[Series], tuple | None]:
+        """(clue count in focus, or TOTAL when the newest run is a plan, bars [(label, colour,
+        {c: (estimate, se)})], RE series at that c or of the total, guide)."""
         newest = [v for v in views if v.run.snapshot(history=False).units]
-        c_focus = 24
+        c_focus: int | str = 24
         if newest:
             job = newest[-1].run.job
-            c_focus = job.focus_c(job.per_c(newest[-1].run.total)) or 24
+            c_focus = TOTAL if job.is_plan else job.focus_c(job.per_c(newest[-1].run.total)) or 24
         bars, rel, guide = [], [], None
         for v in views:
             h = v.run.snapshot().history
@@ -370,7 +382,10 @@ class EstimatorModel:
                 continue
             per_c = h[-1]["per_c"]
             bars.append((v.label(), v.colour, {c: (d["estimate"], d["se"]) for c, d in per_c.items()}))
-            pts = [(p["cpu_seconds"], p["per_c"][c_focus]["rel_err"]) for p in h if c_focus in p["per_c"]]
+            if c_focus == TOTAL:
+                pts = [(p["cpu_seconds"], p["total"]["rel_err"]) for p in h if p.get("total")]
+            else:
+                pts = [(p["cpu_seconds"], p["per_c"][c_focus]["rel_err"]) for p in h if c_focus in p["per_c"]]
             rel.append(Series(v.label(), v.colour, [a for a, _ in pts], [b for _, b in pts]))
             if pts:
                 guide = pts[-1]

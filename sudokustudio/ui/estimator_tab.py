@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayo
 from sudokustudio.core import limits
 from sudokustudio.jobs.qt import window_executor
 from sudokustudio.jobs.store import RunStore, StoreError
-from sudokustudio.models.estimator import BEST, GRIDS, MINIMALS, EstimatorModel, EstimatorParams, RunView
+from sudokustudio.models.estimator import BEST, GRIDS, MINIMALS, TOTAL, EstimatorModel, EstimatorParams, RunView
 from sudokustudio.sudoku import estimate as E
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.widgets.est_plots import ConvergencePlot, MinimalsBarPlot, RelErrPlot
@@ -476,8 +476,9 @@ class EstimatorTab(QWidget):
 
             def rel_err():
                 self.mre_plot.show_runs([(s.label, s.colour, s.x, s.y) for s in rel], guide)
-                self.mre_plot.setTitle(f"relative error at c = {c_focus} against compute time", color="k",
-                                       size="10pt")
+                focus = "of the total" if c_focus == TOTAL else f"at c = {c_focus}"
+                self.mre_plot.setTitle(f"relative error {focus} against compute time", color="k", size="10pt")
+                self.mre_plot.setLabel("left", f"relative error {'of the total' if c_focus == TOTAL else 'at c'} (%)")
 
             stages = [bar_plot, table, rel_err]
         self._stages.run(stages, staggered)

@@ -547,7 +547,18 @@ class MinimalsJob(BatchJob):
         """The clue count whose RE stands for the run: the one with most minimals found."""
         return max(per_c, key=lambda c: per_c[c]["found"]) if per_c else None
 
+    @property
+    def is_plan(self) -> bool:
+        """Sizes with floors of their own (a plan, made for the total), not one floor for all."""
+        return len(set(self.floor_mix)) > 1
+
     def rel_err(self, total: MinimalStats) -> float | None:
+        """The RE that stands for the run (stop rules, ETA): the total's for a plan, else the
+        RE at :meth:`focus_c`."""
+        if self.is_plan:
+            tot = self.total(total)
+            if tot is not None:
+                return tot["rel_err"]
         per_c = self.per_c(total)
         c = self.focus_c(per_c)
         return None if c is None else per_c[c]["rel_err"]
