@@ -51,7 +51,7 @@ def register(sub) -> None:
     m.add_argument("--method", default=None, choices=["best", "singletons", "subsets", "supersets", "path"],
                    help="best (the default without --s, --c, --min-clues, --per-grid): the best combination, "
                         "a plan of subsets made for each range of c (30-clue subsets for c <= 27, 31 searched "
-                        "down to 28 for c = 28, 34 searched down to 29 for c >= 29), its total from one run; "
+                        "down to 28 for c = 28, 33 searched down to 29 for c >= 29), its total from one run; "
                         "otherwise subsets")
     m.add_argument("--c", type=limits.whole(0, 81), default=None,
                    help="singletons: the clue count (default 25); supersets: the largest clue count "
@@ -59,7 +59,7 @@ def register(sub) -> None:
     m.add_argument("--min-clues", type=limits.whole_list(0, 81), default=None, metavar="C",
                    help="subsets: count only minimals of at least C clues; the search inside a subset stops "
                         "there, so large subsets become cheap: the tail c >= 29 with --s 34 --min-clues 29.  "
-                        "One floor per size makes a plan: --s 30,31,34 --min-clues 0,28,29 --per-grid 48,20,0.25 "
+                        "One floor per size makes a plan: --s 30,31,33 --min-clues 0,28,29 --per-grid 48,20,1.5 "
                         "counts each c only in the subsets with the highest floor at or below it")
     m.add_argument("--s", type=limits.whole_list(1, 81), default=None,
                    help="subsets: size of the random clue set (default 30), or sizes separated by "

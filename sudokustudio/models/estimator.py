@@ -72,7 +72,7 @@ def job_label(job, run_id: int | None = None) -> str:
 
 
 def sizes_text(s, floors=None) -> str:
-    """'30' or '29,31' (a mixture) or '30,31≥28,34≥29' (a plan: each size with its floor)."""
+    """'30' or '29,31' (a mixture) or '30,31≥28,33≥29' (a plan: each size with its floor)."""
     sizes = list(s) if isinstance(s, (list, tuple)) else [s]
     floors = list(floors) if floors else [0] * len(sizes)
     return ",".join(f"{n}≥{f}" if f else f"{n}" for n, f in zip(sizes, floors))
@@ -310,7 +310,7 @@ class EstimatorModel:
                     total_text = (f"total c={tot['c_range'][0]}..{tot['c_range'][1]}: {tot['estimate']:.5e} per grid "
                                   f"± {100 * tot['rel_err']:.3g}%")
                     if job.is_plan:       # a plan is made for the total: it heads the panel
-                        headline = f"total: {tot['estimate']:.5g} per grid ± {100 * tot['rel_err']:.3g}%"
+                        headline = f"total: {tot['estimate']:.4e} per grid ± {100 * tot['rel_err']:.3g}%"
                         extra[1] = f"c={tot['c_range'][0]}..{tot['c_range'][1]}, {tail_line(tot['tail'])}"
                         extra.append(at_c)
                     else:

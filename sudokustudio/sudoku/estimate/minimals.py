@@ -305,14 +305,15 @@ def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
 
 #: The best combination for the total (issue 18; `estimate minimals` without --method): each range
 #: of c from the subsets made for it: 30-clue subsets searched to the bottom for c <= 27, 31
-#: searched down to 28 for c = 28, 34 searched down to 29 for c >= 29 (the floor's sets are cheap:
+#: searched down to 28 for c = 28, 33 searched down to 29 for c >= 29 (the floor's sets are cheap:
 #: minimal_sets).  The shares of CPU follow sqrt(variance x CPU-s) of each part of the total
-#: (Neyman's allocation), measured 2026-11-29 in 150 s runs on 2 threads, seed 31: 3.28, 2.31 and
-#: 3.26 (x1e14) at 17.0, 28.3 and 2,918 us a probe, so ~37 / 26 / 37% of the CPU and 48, 20 and
-#: 0.25 probes a grid.  From those parts the total's RE in 24 core-hours is ~0.065%, against
-#: ~0.10% (and an untrusted tail) for 30-clue subsets alone; c = 22..27 get 37% of the CPU
-#: (RE x1.6 of a run of 30-clue subsets alone: for those classes alone, --s 30).
-BEST_PLAN = {"s": [30, 31, 34], "min_clues": [0, 28, 29], "per_grid": [48, 20, 0.25]}
+#: (Neyman's allocation), measured 2026-11-29 on 2 threads: 3.28 and 2.31 (x1e14) for the first
+#: two parts (150 s, seed 31; 17.0 and 28.3 us a probe), ~3.1 for the tail in 33-clue subsets
+#: (c = 29 1.9-2.2 in two seeds at 456-535 us a probe; c = 30 from its find rate), so 48, 20 and
+#: 1.5 probes a grid.  34-clue subsets (c = 29: 2.6-3.2 at ~3 ms a probe) projected the total to
+#: 0.071-0.076% in 24 core-hours in two ten-minute runs, 33 to 0.060%; c = 22..27 get ~37% of the
+#: CPU (RE x1.6 of a run of 30-clue subsets alone: for those classes alone, --s 30).
+BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 20, 1.5]}
 
 
 def _as_list(x) -> list[int]:
