@@ -64,8 +64,9 @@ def minimals(seconds: float = 120.0, s: int | str = "best") -> None:
     job = E.MinimalsJob.best() if s == "best" else E.MinimalsJob("subsets", "3x3", s=s)
     out, wall, cpu = _run(job, seconds)
     per_c, tot = job.per_c(out.total), job.total(out.total)
-    plan = f"the best combination (s = {job.s_mix}, floors {job.floor_mix}, {job.per_grid_mix} a grid)"
-    print(f"{plan if s == 'best' else f'subsets s={s}'}: {out.total.n:,} grids, "
+    what = (f"the best combination (s = {job.s_mix}, floors {job.floor_mix}, {job.per_grid_mix} a grid)"
+            if s == "best" else f"subsets s={s}")
+    print(f"{what}: {out.total.n:,} grids, "
           f"{round(out.total.n * job.per_grid):,} probes, {out.total.solver_calls:,} solver calls")
     print(f"{'c':>5} {'per grid':>11} {'RE':>8} {'ESS':>8} {'max':>6}  {'24 core-h':>10} {'goal':>7}  "
           f"{'seed 000':>8} {'÷ ours':>6}  (seed 000's ten-minute RE, and it over ours scaled to 10 min wall)")

@@ -302,19 +302,19 @@ class EstimatorModel:
                 headline, extra = "no minimal puzzle found yet", []
             else:
                 at_c = f"c={c}: {per_c[c]['estimate']:.4e} per grid ± {100 * per_c[c]['rel_err']:.3g}%"
-                headline = at_c
-                extra = ["grid source BIASED (randomized solver)" if job.biased else
-                         "grids: weighted sequential sampler (unbiased)", tail_line(per_c[c]["tail"])]
+                source = ("grid source BIASED (randomized solver)" if job.biased else
+                          "grids: weighted sequential sampler (unbiased)")
                 tot = job.total(snap.total)
-                if tot is not None:
-                    total_text = (f"total c={tot['c_range'][0]}..{tot['c_range'][1]}: {tot['estimate']:.5e} per grid "
-                                  f"± {100 * tot['rel_err']:.3g}%")
-                    if job.is_plan:       # a plan is made for the total: it heads the panel
-                        headline = f"total: {tot['estimate']:.4e} per grid ± {100 * tot['rel_err']:.3g}%"
-                        extra[1] = f"c={tot['c_range'][0]}..{tot['c_range'][1]}, {tail_line(tot['tail'])}"
-                        extra.append(at_c)
-                    else:
-                        extra.append(total_text)
+                if tot is not None and job.is_plan:   # a plan is made for the total: it heads the panel
+                    lo, hi = tot["c_range"]
+                    headline = f"total: {tot['estimate']:.4e} per grid ± {100 * tot['rel_err']:.3g}%"
+                    extra = [source, f"c={lo}..{hi}, {tail_line(tot['tail'])}", at_c]
+                else:
+                    headline = at_c
+                    extra = [source, tail_line(per_c[c]["tail"])]
+                    if tot is not None:
+                        extra.append(f"total c={tot['c_range'][0]}..{tot['c_range'][1]}: {tot['estimate']:.5e} "
+                                     f"per grid ± {100 * tot['rel_err']:.3g}%")
                 bad_c = sorted(k for k, v in per_c.items() if v["tail"]["warning"])
                 bad = [f"c = {', '.join(map(str, bad_c))}"] if bad_c else []
                 if tot is not None and tot["tail"]["warning"]:
