@@ -256,6 +256,40 @@ def test_weighted_subsets_with_sequential_grids():
         WeightedSubsetsJob(grid_source="solver")
 
 
+def test_weighted_tail_diagnostics_flag_short_runs_and_under_sampled_classes():
+    """The weighted figures carry a tail diagnostic: Kish's ESS over the samples' weights, the
+    largest sample's share (kept as a maximum through merges, not a sum) and the classes of 1%
+    of the weight or more seen in fewer than 10 effective samples; any of them raises the warning."""
+    from sudokustudio.sudoku.generate import WeightedSubsetsJob
+    from sudokustudio.sudoku.generate.weighted import weighted_stats, weighted_tail, weighted_tail_text
+
+    # by hand: 400 samples of weight 1 -> ESS 400, share 1/400; a 5%-class in 3 samples flags
+    t = weighted_tail(400.0, 400.0, 1.0, {26: 0.5, 30: 0.004}, {26: 300.0, 30: 2.0})
+    assert math.isclose(t["ess"], 400.0) and math.isclose(t["max_share"], 1 / 400)
+    assert t["under_sampled"] == {} and not t["warning"] and weighted_tail_text(t) == ""
+    t = weighted_tail(400.0, 400.0, 1.0, {26: 0.5, 28: 0.05}, {26: 300.0, 28: 3.0})
+    assert t["under_sampled"] == {28: [0.05, 3.0]} and t["warning"]
+    assert "c = 28 holds 5% of the weight in 3 effective samples" in weighted_tail_text(t)
+    t = weighted_tail(400.0, 4000.0, 1.0, {26: 1.0}, {26: 300.0})     # ESS 40
+    assert t["warning"] and "ESS 40 < 100" in weighted_tail_text(t)
+    t = weighted_tail(400.0, 400.0, 40.0, {26: 1.0}, {26: 300.0})      # one sample 10% of the sum
+    assert t["warning"] and "one sample 10% of the weight" in weighted_tail_text(t)
+
+    job = WeightedSubsetsJob(per_batch=40, grid_source="sequential", difficulty=[])
+    a, b = job.run_batch(0, 11), job.run_batch(1, 12)
+    both = job.merge(job.merge(job.empty(), a), b)
+    assert both.extra["largest"][0] == max(a.extra["largest"][0], b.extra["largest"][0]) > 0
+    n, _, sb, _, sbb, _, _ = both.extra["ratio_sums"]
+    d = weighted_stats(both)
+    assert math.isclose(d["tail"]["ess"], sb * sb / sbb)
+    assert math.isclose(d["tail"]["max_share"], both.extra["largest"][0] / sb)
+    assert d["tail"]["warning"] and d["tail"]["ess"] < 100      # 80 samples: far too few
+    old = job.merge(job.empty(), a)
+    del old.extra["largest"]          # a result stored before the diagnostic: no share, still an ESS
+    t = weighted_stats(old)["tail"]
+    assert math.isnan(t["max_share"]) and t["ess"] > 0
+
+
 def test_merging_batches_one_by_one_grows_in_place_and_changes_no_result():
     from sudokustudio.sudoku.generate import GenResult, merge_results
 

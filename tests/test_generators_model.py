@@ -75,7 +75,7 @@ def test_imports_report_progress_and_the_generator_of_our_own_csv(tmp_path, shar
 
 
 def test_the_weighted_sampler_s_clue_shares_are_compared_with_seed_002(tmp_path):
-    from sudokustudio.models.generators import SHARES_ROW
+    from sudokustudio.models.generators import SHARES_ROW, TAIL_ROW
 
     model = GeneratorsModel(CollectionStore(tmp_path / "c.sqlite3"), lambda: EXECUTOR)
     s = model.start("weighted-subsets", 400, seed=6)
@@ -85,4 +85,9 @@ def test_the_weighted_sampler_s_clue_shares_are_compared_with_seed_002(tmp_path)
     z, c, few = re.fullmatch(r"(\d+\.\d\d) \(c = (\d+)\)(?:, (\d+) untested)?", cell).groups()
     assert float(z) < 4 and 20 <= int(c) <= 31
     assert int(few or 0) == len(model.stats(s)["seed002_untested"])
+    # 400 samples are far too few for the weighted tail: the row says so, and the drawing carries why
+    tail = cells[rows.index(TAIL_ROW)][cols.index("weighted-subsets")]
+    assert re.fullmatch(r"[\d,]+: untrusted(, c = [\d, ]+ few)?", tail), tail
+    assert model.tail_warnings([s])["weighted-subsets"].startswith("Heavy tail:")
+    assert s.run.job.spec["grid_source"] == "sequential"      # the unbiased grids by default
     assert cells[rows.index(SHARES_ROW)][cols.index("seed 002 real")] == ""

@@ -28,8 +28,8 @@ def register(sub) -> None:
                    help="run seed, 0..2**64-1 (default 1); same seed, same collection")
     p.add_argument("--grid-source", choices=("solver", "pairswap", "pool", "sequential"), default=None,
                    help="grids for top-down / controlled-bias (solver, pairswap, pool; default: solver for "
-                        "top-down, pool for controlled-bias; all biased) and weighted-subsets (pool, or "
-                        "sequential: weighted grids, unbiased over all grids)")
+                        "top-down, pool for controlled-bias; all biased) and weighted-subsets (sequential, the "
+                        "default: weighted grids, unbiased over all grids; or pool: biased, a finite pool)")
     p.add_argument("--blind", type=limits.whole(0, 64), default=46,
                    help="controlled-bias: clues deleted before the first uniqueness test (default 46)")
     p.add_argument("--subset-size", type=limits.whole(17, 40), default=None,
@@ -184,11 +184,17 @@ def _print_text(d: dict) -> None:
             worst = max(z, key=lambda c: abs(z[c]))
             print(f"  clue shares against seed 002's real distribution: c = {', '.join(map(str, sorted(z)))}, "
                   f"largest |z| {abs(z[worst]):.2f} at c = {worst}")
-        if few:
-            from sudokustudio.sudoku.generate.weighted import MIN_ESS_FOR_Z
+        from sudokustudio.sudoku.generate.weighted import MIN_ESS_FOR_Z, weighted_tail_text
 
+        if few:
             print(f"  not tested (found in fewer than {MIN_ESS_FOR_Z:.0f} effective samples): "
                   f"c = {', '.join(map(str, few))}")
+        if d.get("tail"):
+            t = d["tail"]
+            print(f"  tail: ESS {t['ess']:,.4g} of {d.get('samples', 0):,} samples, largest sample "
+                  f"{100 * t['max_share']:.2g}% of the weight")
+            if t["warning"]:
+                print("  WARNING: " + weighted_tail_text(t))
     elif d.get("tries_per_puzzle"):
         print(f"  grids per puzzle: {d['tries_per_puzzle']:.0f}")
     if "pattern" in d:

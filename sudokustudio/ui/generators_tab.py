@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QCheckBox, QComboBox, QFileDia
 from sudokustudio.core import limits
 from sudokustudio.jobs.collections import CollectionError, CollectionStore
 from sudokustudio.jobs.qt import kernel_gate, window_executor
-from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_TITLES, ROW_KEYS, SHARES_ROW,
+from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_TITLES, ROW_KEYS, SHARES_ROW, TAIL_ROW,
                                             GenDrawing, GeneratorsModel, GenSeries)
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
@@ -162,7 +162,7 @@ class GeneratorsTab(QWidget):
             name.setToolTip(tip)
             src = QComboBox()
             sources = {"top-down": ("solver", "pool", "pairswap"), "controlled-bias": ("solver", "pool", "pairswap"),
-                       "weighted-subsets": ("pool", "sequential")}.get(method)
+                       "weighted-subsets": ("sequential", "pool")}.get(method)
             if sources:
                 for key in sources:
                     src.addItem(key)
@@ -522,6 +522,12 @@ class GeneratorsTab(QWidget):
                     "The weighted sampler's share of each clue count against seed 002's real distribution: "
                     "the largest |z| (combined standard errors) and where. A clue count found in fewer than "
                     "10 effective samples is not tested (its standard error is too rough): 'untested'")
+            if TAIL_ROW in rows:
+                self.table.verticalHeaderItem(rows.index(TAIL_ROW)).setToolTip(
+                    "The weighted sampler's effective number of samples (Kish, over the samples' weights). "
+                    "'untrusted' while it is under 100, one sample holds over 5% of the weight, or a clue "
+                    "count holding 1% of the weight or more rests on fewer than 10 effective samples: "
+                    "until then the mean's standard error and the shares' z-scores read low")
             self.table.setHorizontalHeaderLabels(headers)
             for j, kind in enumerate(kinds):
                 if kind != "published":
@@ -538,6 +544,14 @@ class GeneratorsTab(QWidget):
 
         fill_table(self.table, [[cells[i][j] for j in range(len(cols))] for i in range(len(rows))], style=style,
                    fit_rows=True)
+        if TAIL_ROW in rows:   # an untrusted weighted tail reads orange, its reasons in the tooltip
+            r = rows.index(TAIL_ROW)
+            for j, name in enumerate(cols[:len(live)]):
+                item = self.table.item(r, j)
+                warning = d.tail_warnings.get(name, "")
+                if item is not None and item.toolTip() != warning:
+                    item.setToolTip(warning)
+                    item.setForeground(QColor("#c05000") if warning else self.table.palette().text().color())
 
     # ------------------------------------------------------------ closing
     def shutdown(self, deadline: float = 1.5) -> None:
