@@ -187,6 +187,7 @@ def test_controlled_bias_clue_statistics_match_seed_002():
     _within(d["mean"], 25.667, 1.116 / math.sqrt(total.count))
     assert d["corrected_mean"] > d["mean"]          # the correction moves towards more clues
     assert 5e4 < d["tries_per_puzzle"] < 2e6        # seed 002: ~257,000 grids per puzzle
+    assert d["tail"]["warning"] and d["tail"]["ess"] < 12   # a dozen puzzles: the corrected SE is not trusted
 
 
 @pytest.mark.parametrize("blind", [36, 42, 46])
@@ -260,20 +261,22 @@ def test_weighted_tail_diagnostics_flag_short_runs_and_under_sampled_classes():
     """The weighted figures carry a tail diagnostic: Kish's ESS over the samples' weights, the
     largest sample's share (kept as a maximum through merges, not a sum) and the classes of 1%
     of the weight or more seen in fewer than 10 effective samples; any of them raises the warning."""
+    from sudokustudio.core.stats import class_tail_diagnostics as tail
+    from sudokustudio.core.stats import class_tail_text
     from sudokustudio.sudoku.generate import WeightedSubsetsJob
-    from sudokustudio.sudoku.generate.weighted import weighted_stats, weighted_tail, weighted_tail_text
+    from sudokustudio.sudoku.generate.weighted import weighted_stats
 
     # by hand: 400 samples of weight 1 -> ESS 400, share 1/400; a 5%-class in 3 samples flags
-    t = weighted_tail(400.0, 400.0, 1.0, {26: 0.5, 30: 0.004}, {26: 300.0, 30: 2.0})
+    t = tail(400.0, 400.0, 1.0, {26: 0.5, 30: 0.004}, {26: 300.0, 30: 2.0})
     assert math.isclose(t["ess"], 400.0) and math.isclose(t["max_share"], 1 / 400)
-    assert t["under_sampled"] == {} and not t["warning"] and weighted_tail_text(t) == ""
-    t = weighted_tail(400.0, 400.0, 1.0, {26: 0.5, 28: 0.05}, {26: 300.0, 28: 3.0})
+    assert t["under_sampled"] == {} and not t["warning"] and class_tail_text(t) == ""
+    t = tail(400.0, 400.0, 1.0, {26: 0.5, 28: 0.05}, {26: 300.0, 28: 3.0})
     assert t["under_sampled"] == {28: [0.05, 3.0]} and t["warning"]
-    assert "c = 28 holds 5% of the weight in 3 effective samples" in weighted_tail_text(t)
-    t = weighted_tail(400.0, 4000.0, 1.0, {26: 1.0}, {26: 300.0})     # ESS 40
-    assert t["warning"] and "ESS 40 < 100" in weighted_tail_text(t)
-    t = weighted_tail(400.0, 400.0, 40.0, {26: 1.0}, {26: 300.0})      # one sample 10% of the sum
-    assert t["warning"] and "one sample 10% of the weight" in weighted_tail_text(t)
+    assert "c = 28 holds 5% of the weight in 3 effective samples" in class_tail_text(t)
+    t = tail(400.0, 4000.0, 1.0, {26: 1.0}, {26: 300.0})     # ESS 40
+    assert t["warning"] and "ESS 40 < 100" in class_tail_text(t)
+    t = tail(400.0, 400.0, 40.0, {26: 1.0}, {26: 300.0})      # one sample 10% of the sum
+    assert t["warning"] and "one sample 10% of the weight" in class_tail_text(t)
 
     job = WeightedSubsetsJob(per_batch=40, grid_source="sequential", difficulty=[])
     a, b = job.run_batch(0, 11), job.run_batch(1, 12)
@@ -288,6 +291,29 @@ def test_weighted_tail_diagnostics_flag_short_runs_and_under_sampled_classes():
     del old.extra["largest"]          # a result stored before the diagnostic: no share, still an ESS
     t = weighted_stats(old)["tail"]
     assert math.isnan(t["max_share"]) and t["ess"] > 0
+
+
+def test_controlled_bias_tail_counts_each_puzzle_as_a_sample_of_weight_cf():
+    """Corrected controlled-bias: ESS = (sum cf)^2 / sum cf^2 over its puzzles, the largest share
+    is the heaviest puzzle's cf over the sum, a class's effective samples are its puzzles; a
+    Berthier-sized sample (21,695 puzzles in seed 002's proportions) is trusted, 400 are not."""
+    from sudokustudio.sudoku.correction import corrected_mean_variance
+    from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS
+    from sudokustudio.sudoku.generate.results import corrected_tail
+
+    hist = np.zeros(82)
+    hist[[24, 26, 28]] = [10, 20, 5]
+    t = corrected_tail(hist)
+    s1 = 10 * CF[24] + 20 * CF[26] + 5 * CF[28]
+    assert math.isclose(t["ess"], s1 ** 2 / (10 * CF[24] ** 2 + 20 * CF[26] ** 2 + 5 * CF[28] ** 2))
+    assert math.isclose(t["max_share"], CF[28] / s1) and t["warning"]
+    assert t["under_sampled"][28] == [5 * CF[28] / s1, 5.0]
+    _, p_cb = corrected_mean_variance({c: v for c, (v, _) in PUBLISHED_MINIMALS["berthier"].items()})
+    for n, trusted in ((21_695, True), (400, False)):
+        hist = np.zeros(82)
+        for c, p in p_cb.items():
+            hist[c] = round(n * p)
+        assert corrected_tail(hist)["warning"] is not trusted
 
 
 def test_merging_batches_one_by_one_grows_in_place_and_changes_no_result():

@@ -7,6 +7,7 @@ import time
 from sudokustudio.commands.common import add_json_arg, add_run_args, check_outputs, execute, print_json, \
     work_started
 from sudokustudio.core import limits
+from sudokustudio.core.stats import class_tail_text
 
 METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets", "pattern", "symmetry")
 SYMMETRIES = ("central", "diagonal", "antidiagonal", "mirror", "dihedral")
@@ -184,19 +185,20 @@ def _print_text(d: dict) -> None:
             worst = max(z, key=lambda c: abs(z[c]))
             print(f"  clue shares against seed 002's real distribution: c = {', '.join(map(str, sorted(z)))}, "
                   f"largest |z| {abs(z[worst]):.2f} at c = {worst}")
-        from sudokustudio.sudoku.generate.weighted import MIN_ESS_FOR_Z, weighted_tail_text
-
         if few:
+            from sudokustudio.sudoku.generate.weighted import MIN_ESS_FOR_Z
+
             print(f"  not tested (found in fewer than {MIN_ESS_FOR_Z:.0f} effective samples): "
                   f"c = {', '.join(map(str, few))}")
-        if d.get("tail"):
-            t = d["tail"]
-            print(f"  tail: ESS {t['ess']:,.4g} of {d.get('samples', 0):,} samples, largest sample "
-                  f"{100 * t['max_share']:.2g}% of the weight")
-            if t["warning"]:
-                print("  WARNING: " + weighted_tail_text(t))
     elif d.get("tries_per_puzzle"):
         print(f"  grids per puzzle: {d['tries_per_puzzle']:.0f}")
+    if d.get("tail"):   # the weighted or corrected statistics' tail (core.stats.class_tail_diagnostics)
+        t = d["tail"]
+        samples = f" of {d['samples']:,} samples" if "samples" in d else f" of {d['count']:,} puzzles"
+        print(f"  tail: ESS {t['ess']:,.4g}{samples}, largest {100 * t['max_share']:.2g}% of the weight")
+        if t["warning"]:
+            what = "the weighted" if d["method"] == "weighted-subsets" else "the corrected"
+            print("  WARNING: " + class_tail_text(t, f"{what} mean's SE and the clue shares"))
     if "pattern" in d:
         print(f"  pattern {d['pattern']} ({d['pattern_clues']} clues): {d.get('tries', 0):,} grids tried, "
               + (f"{d['grids_per_puzzle']:.1f} per puzzle" if d.get("grids_per_puzzle") else "no puzzle found"))

@@ -202,6 +202,41 @@ def tail_diagnostics(s1: float, s2: float, wmax: float) -> dict:
     return {"max_share": share, "ess": ess, "warning": bool(ess < TAIL_MIN_ESS or share > TAIL_MAX_SHARE)}
 
 
+#: a clue class (of a weighted or corrected distribution) is under-sampled while it holds at least
+#: UNDER_SAMPLED_SHARE of the weight and rests on fewer than CLASS_MIN_ESS effective samples: its
+#: share is then a guess, and every other share and the mean lean on it (a 1,000-sample run of the
+#: weighted sampler read c = 28 at 7.8% against the real 15.5%, the mean 4.8 of its SE low and
+#: c = 26's share 4.7 SE high); below CLASS_MIN_ESS a class's delta-method SE is itself too rough
+CLASS_MIN_ESS = 10.0
+UNDER_SAMPLED_SHARE = 0.01
+
+
+def class_tail_diagnostics(s1: float, s2: float, wmax: float, shares: dict, class_ess: dict) -> dict:
+    """``tail_diagnostics`` of the samples' weights (sum, sum of squares, largest) and the
+    under-sampled classes ({c: [share of the weight, effective samples]}), which raise the
+    warning too.  While it is raised, the weighted (or corrected) mean's SE and the classes'
+    shares and z-scores read low: the rare heavy samples that set them have not been seen enough."""
+    t = tail_diagnostics(s1, s2, wmax)
+    t["under_sampled"] = {c: [share, class_ess[c]] for c, share in sorted(shares.items())
+                          if c in class_ess and share >= UNDER_SAMPLED_SHARE and class_ess[c] < CLASS_MIN_ESS}
+    t["warning"] = bool(t["warning"] or t["under_sampled"])
+    return t
+
+
+def class_tail_text(t: dict | None, what: str = "the weighted mean's SE and the clue shares") -> str:
+    """The warning shown while ``class_tail_diagnostics`` flags ``what`` ('' otherwise)."""
+    if not t or not t["warning"]:
+        return ""
+    why = []
+    if t["ess"] < TAIL_MIN_ESS:
+        why.append(f"ESS {t['ess']:.3g} < {TAIL_MIN_ESS:g}")
+    if t["max_share"] > TAIL_MAX_SHARE:
+        why.append(f"one sample {100 * t['max_share']:.2g}% of the weight")
+    why += [f"c = {c} holds {100 * share:.2g}% of the weight in {n:.2g} effective samples"
+            for c, (share, n) in t["under_sampled"].items()]
+    return f"Heavy tail: {what} cannot be trusted yet ({'; '.join(why)}); run longer."
+
+
 def skewness_standard_error(n: float) -> float:
     """Standard error of the sample skewness of a normal sample of size n."""
     if n < 3:

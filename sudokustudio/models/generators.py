@@ -22,7 +22,7 @@ from typing import Callable
 
 import numpy as np
 
-from sudokustudio.core.stats import Moments
+from sudokustudio.core.stats import Moments, class_tail_text
 from sudokustudio.jobs.collections import (Collection, CollectionError, CollectionStore, add_missing_metrics,
                                            export_puzzles, import_collection)
 from sudokustudio.jobs.run import Run, Status, StopRules
@@ -371,12 +371,14 @@ class GeneratorsModel:
                           self.metric_names(), self.table(series), live, self.tail_warnings(live))
 
     def tail_warnings(self, series: list[GenSeries]) -> dict[str, str]:
-        """{series name: warning} for the weighted series whose figures cannot be trusted yet."""
-        from sudokustudio.sudoku.generate.weighted import weighted_tail_text
-
+        """{series name: warning} for the weighted and corrected series whose figures cannot be
+        trusted yet."""
         out = {}
         for s in series:
-            text = weighted_tail_text((self.stats(s) or {}).get("tail"))
+            if s.method == "controlled-bias" and not self.correct:
+                continue   # its corrected figures are not shown
+            what = "the weighted" if s.method == "weighted-subsets" else "the corrected"
+            text = class_tail_text((self.stats(s) or {}).get("tail"), f"{what} mean's SE and the clue shares")
             if text:
                 out[s.name] = text
         return out
@@ -495,7 +497,7 @@ class GeneratorsModel:
                     ("±" + _f(cse, 3)) if corr and cse is not None else "",
                     _f(d.get("corrected_sd"), 3) if corr else "",
                     _largest_z(d.get("seed002_z"), d.get("seed002_untested")),
-                    _tail_cell(d.get("tail")),
+                    _tail_cell(d.get("tail")) if use_corr else "",
                     f"{d['tries_per_puzzle']:,.0f}" if s.method == "controlled-bias" and d.get("tries_per_puzzle")
                     else ""]
             for k in metric_names:
@@ -525,8 +527,8 @@ class GeneratorsModel:
 SHARES_ROW = "shares vs seed 002 real (max |z|)"
 
 
-#: the table's row of the weighted sampler's tail diagnostics (weighted.weighted_tail)
-TAIL_ROW = "weighted tail (ESS)"
+#: the table's row of the corrected and weighted figures' tail diagnostics (core.stats.class_tail_diagnostics)
+TAIL_ROW = "corrected/weighted tail (ESS)"
 
 
 def _tail_cell(t: dict | None) -> str:

@@ -10,7 +10,7 @@ import numpy as np
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.growing import appended_columns
 from sudokustudio.core.plain import plain_dataclass
-from sudokustudio.core.stats import Moments
+from sudokustudio.core.stats import Moments, class_tail_diagnostics
 from sudokustudio.sudoku.correction import CF
 
 # ---------------------------------------------------------------- seed 002 figures
@@ -138,6 +138,18 @@ def metric_overall(clues, values, factors_by_clue=None, weights=None) -> dict:
     return {"mean": m.mean, "sd": m.sd, "mean_se": m.std_error}
 
 
+def corrected_tail(hist: np.ndarray) -> dict:
+    """Tail diagnostics of controlled-bias's corrected statistics (core.stats): each puzzle is a
+    sample of weight cf(its clues), so a class's effective samples are its puzzles.  A short run
+    reads the corrected mean's SE low: its heavy classes (c >= 28) are its rarest puzzles."""
+    n = np.nonzero(hist)[0]
+    w = hist[n] * CF[n]
+    s1 = float(w.sum())
+    shares = {int(c): float(x / s1) for c, x in zip(n, w)} if s1 > 0 else {}
+    return class_tail_diagnostics(s1, float((hist[n] * CF[n] ** 2).sum()), float(CF[n].max()) if len(n) else 0.0,
+                                  shares, {int(c): float(hist[c]) for c in n})
+
+
 def describe_result(method: str, res: GenResult, seconds: float | None = None) -> dict:
     """The JSON summary: count, seconds, clues_hist, mean, sd, skew, kurt (+ corrected/weighted)."""
     hist = res.hist()
@@ -154,6 +166,7 @@ def describe_result(method: str, res: GenResult, seconds: float | None = None) -
         out.update({"corrected_mean": cor["mean"], "corrected_sd": cor["sd"],
                     "corrected_skew": cor["skew"], "corrected_kurt": cor["kurt"],
                     "corrected_mean_se": cor["mean_se"]})
+        out["tail"] = corrected_tail(hist)
     if method == "weighted-subsets":
         wm = Moments.of(res.clues, res.weights) if res.count else Moments()
         out.update({"weighted_mean": wm.mean, "weighted_sd": wm.sd, "weighted_skew": wm.skewness,

@@ -37,7 +37,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
-from sudokustudio.core.stats import TAIL_MAX_SHARE, TAIL_MIN_ESS, tail_diagnostics
+from sudokustudio.core.stats import CLASS_MIN_ESS, class_tail_diagnostics
 from sudokustudio.sudoku.difficulty import FAST_METRICS, check_metrics, puzzle_difficulty
 from sudokustudio.sudoku.estimate.grids import GRID_COUNTS
 from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS, probes_for_weight
@@ -418,45 +418,9 @@ def weighted_stats(res: GenResult) -> dict:
         out["weighted_hist_ess"] = {c: float(w[c] * w[c] / sq[c]) if sq[c] > 0 else 0.0 for c in hist_w}
     out["seed002_z"] = distribution_check(out)
     out["seed002_untested"] = [c for c in sorted(hist_w) if c in SEED002_SHARES and c not in out["seed002_z"]]
-    out["tail"] = weighted_tail(sb, sbb, float(extra["largest"][0]) if "largest" in extra else float("nan"),
-                                hist_w, out.get("weighted_hist_ess"))
+    out["tail"] = class_tail_diagnostics(sb, sbb, float(extra["largest"][0]) if "largest" in extra else float("nan"),
+                                         hist_w, out.get("weighted_hist_ess", {}))
     return out
-
-
-#: a class holding at least this share of the weight is under-sampled while it rests on fewer than
-#: MIN_ESS_FOR_Z effective samples: its share is then a guess, and every other share and the mean
-#: lean on it (a 1,000-sample run read c = 28 at 7.8% against the real 15.5%, the mean 4.8 of its
-#: SE low, c = 26's share 4.7 SE high)
-UNDER_SAMPLED_SHARE = 0.01
-
-
-def weighted_tail(sum_b: float, sum_bb: float, largest: float, shares: dict, ess: dict | None) -> dict:
-    """Tail diagnostics of the weighted statistics (``core.stats.tail_diagnostics`` of the
-    samples' weights b: ESS, largest sample's share, warning) and the under-sampled classes
-    ({c: [share, effective samples]}, see UNDER_SAMPLED_SHARE), which raise the warning too.
-    While it is raised the weighted mean's SE and the shares' z-scores read low: the rare heavy
-    samples that set them have not been seen enough."""
-    t = tail_diagnostics(sum_b, sum_bb, largest)
-    under = {c: [share, ess[c]] for c, share in sorted(shares.items())
-             if ess is not None and c in ess and share >= UNDER_SAMPLED_SHARE and ess[c] < MIN_ESS_FOR_Z}
-    t["under_sampled"] = under
-    t["warning"] = bool(t["warning"] or under)
-    return t
-
-
-def weighted_tail_text(t: dict | None) -> str:
-    """The warning shown while the weighted figures cannot be trusted ('' otherwise)."""
-    if not t or not t["warning"]:
-        return ""
-    why = []
-    if t["ess"] < TAIL_MIN_ESS:
-        why.append(f"ESS {t['ess']:.3g} < {TAIL_MIN_ESS:g}")
-    if t["max_share"] > TAIL_MAX_SHARE:
-        why.append(f"one sample {100 * t['max_share']:.2g}% of the weight")
-    why += [f"c = {c} holds {100 * share:.2g}% of the weight in {n:.2g} effective samples"
-            for c, (share, n) in t["under_sampled"].items()]
-    return ("Heavy tail: the weighted mean's SE and the clue shares cannot be trusted yet ("
-            + "; ".join(why) + "); run longer.")
 
 
 #: seed 002's real distribution of the clue count of minimal puzzles: Berthier's per-grid counts
@@ -467,7 +431,7 @@ SEED002_SHARES = {c: (v / PUBLISHED_TOTALS["berthier"][0], re) for c, (v, re) in
 #: a class's share is tested against seed 002 only with at least this many effective samples
 #: behind it: its finds cluster in a few samples, and from fewer the delta-method SE is itself
 #: too rough (300-sample runs read |z| near 3 at ESS 1-5)
-MIN_ESS_FOR_Z = 10.0
+MIN_ESS_FOR_Z = CLASS_MIN_ESS
 
 
 def distribution_check(stats: dict, lo: int = 20, hi: int = 31, min_ess: float = MIN_ESS_FOR_Z) -> dict[int, float]:
