@@ -7,7 +7,6 @@ import time
 from sudokustudio.commands.common import add_json_arg, add_run_args, check_outputs, execute, print_json, \
     work_started
 from sudokustudio.core import limits
-from sudokustudio.core.stats import class_tail_text
 
 METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets", "pattern", "symmetry")
 SYMMETRIES = ("central", "diagonal", "antidiagonal", "mirror", "dihedral")
@@ -197,8 +196,9 @@ def _print_text(d: dict) -> None:
         samples = f" of {d['samples']:,} samples" if "samples" in d else f" of {d['count']:,} puzzles"
         print(f"  tail: ESS {t['ess']:,.4g}{samples}, largest {100 * t['max_share']:.2g}% of the weight")
         if t["warning"]:
-            what = "the weighted" if d["method"] == "weighted-subsets" else "the corrected"
-            print("  WARNING: " + class_tail_text(t, f"{what} mean's SE and the clue shares"))
+            from sudokustudio.sudoku.generate.results import tail_warning
+
+            print("  WARNING: " + tail_warning(d))
     if "pattern" in d:
         print(f"  pattern {d['pattern']} ({d['pattern_clues']} clues): {d.get('tries', 0):,} grids tried, "
               + (f"{d['grids_per_puzzle']:.1f} per puzzle" if d.get("grids_per_puzzle") else "no puzzle found"))

@@ -22,12 +22,13 @@ from typing import Callable
 
 import numpy as np
 
-from sudokustudio.core.stats import Moments, class_tail_text
+from sudokustudio.core.stats import Moments
 from sudokustudio.jobs.collections import (Collection, CollectionError, CollectionStore, add_missing_metrics,
                                            export_puzzles, import_collection)
 from sudokustudio.jobs.run import Run, Status, StopRules
 from sudokustudio.sudoku.correction import CF
 from sudokustudio.sudoku.generate import PUBLISHED, PUBLISHED_CB_HIST, GenResult, describe_result
+from sudokustudio.sudoku.generate.results import tail_warning
 
 METHODS = ("top-down", "bottom-up", "controlled-bias", "weighted-subsets")
 #: generators with a chosen clue pattern or symmetric clue positions (generate.pattern)
@@ -154,7 +155,7 @@ class GenDrawing:
     metric_names: list[str]
     table: tuple[list[str], list[str], list[list[str]], list[str]]
     table_series: list[GenSeries]      # the series of the table's first columns
-    tail_warnings: dict[str, str] = field(default_factory=dict)   # column -> the weighted tail's warning
+    tail_warnings: dict[str, str] = field(default_factory=dict)   # column -> its tail's warning
 
 
 def _rate(x: float, unit: str) -> str:
@@ -377,8 +378,7 @@ class GeneratorsModel:
         for s in series:
             if s.method == "controlled-bias" and not self.correct:
                 continue   # its corrected figures are not shown
-            what = "the weighted" if s.method == "weighted-subsets" else "the corrected"
-            text = class_tail_text((self.stats(s) or {}).get("tail"), f"{what} mean's SE and the clue shares")
+            text = tail_warning(self.stats(s) or {})
             if text:
                 out[s.name] = text
         return out

@@ -10,7 +10,7 @@ import numpy as np
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.growing import appended_columns
 from sudokustudio.core.plain import plain_dataclass
-from sudokustudio.core.stats import Moments, class_tail_diagnostics
+from sudokustudio.core.stats import Moments, class_tail_diagnostics, class_tail_text
 from sudokustudio.sudoku.correction import CF
 
 # ---------------------------------------------------------------- seed 002 figures
@@ -148,6 +148,13 @@ def corrected_tail(hist: np.ndarray) -> dict:
     shares = {int(c): float(x / s1) for c, x in zip(n, w)} if s1 > 0 else {}
     return class_tail_diagnostics(s1, float((hist[n] * CF[n] ** 2).sum()), float(CF[n].max()) if len(n) else 0.0,
                                   shares, {int(c): float(hist[c]) for c in n})
+
+
+def tail_warning(d: dict) -> str:
+    """The warning of a summary's (``describe_result``, ``weighted_stats``) corrected or weighted
+    tail ('' when it has none or is trusted)."""
+    what = "the weighted" if d.get("method") == "weighted-subsets" else "the corrected"
+    return class_tail_text(d.get("tail"), f"{what} mean's SE and the clue shares")
 
 
 def describe_result(method: str, res: GenResult, seconds: float | None = None) -> dict:
