@@ -29,6 +29,7 @@ def test_ua_tab_harvest_select_search_export(qtbot, settings, shared_data, tmp_p
     tab.set_grid_from_text()
     g = solve(p)
     assert (tab.grid == g).all()
+    assert tab.grid_edit.text() == format_puzzle(g) and tab.grid_edit.cursorPosition() == 0
 
     tab.start_harvest()
     qtbot.waitUntil(lambda: tab.uas is not None, timeout=120_000)

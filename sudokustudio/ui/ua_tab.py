@@ -261,6 +261,7 @@ class UATab(QWidget):
     def set_grid(self, grid) -> None:
         self.model.set_grid(grid)
         self.grid_edit.setText("".join(map(str, self.grid)))
+        self.grid_edit.setCursorPosition(0)   # show the grid's first rows, not its last digits
         self.ua_rows.set_uas(np.zeros(0, np.int64), [], ())
         self.found.clear()
         self._shown_puzzles = []
