@@ -381,9 +381,11 @@ def test_any_option_value_parses_or_is_refused_with_exit_code_2(command, data):
     except SystemExit as e:
         assert e.code == 2
         return
-    for name in ("samples", "n", "limit", "threads", "per_grid", "clues", "max_size", "cap"):
+    for name in ("samples", "n", "limit", "threads", "clues", "max_size", "cap"):
         v = getattr(args, name, None)
         assert v is None or (isinstance(v, int) and v >= 1)
+    v = getattr(args, "per_grid", None)   # estimate minimals: a fraction of a probe is an average
+    assert v is None or all(math.isfinite(x) and x > 0 for x in (v if isinstance(v, list) else [v]))
     v = getattr(args, "probes", None)   # survo atlas --probes 0: no estimate
     assert v is None or (isinstance(v, int) and v >= 0)
     for name in ("seconds",):
