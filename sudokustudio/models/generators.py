@@ -376,12 +376,17 @@ class GeneratorsModel:
         trusted yet."""
         out = {}
         for s in series:
-            if s.method == "controlled-bias" and not self.correct:
-                continue   # its corrected figures are not shown
+            if not self.corrected_shown(s):
+                continue
             text = tail_warning(self.stats(s) or {})
             if text:
                 out[s.name] = text
         return out
+
+    def corrected_shown(self, s: GenSeries) -> bool:
+        """Whether the series' corrected (or weighted) figures stand for it: always for the weighted
+        sampler, for controlled-bias while the cf(n) correction is on."""
+        return s.method == "weighted-subsets" or (s.method == "controlled-bias" and self.correct)
 
     # ------------------------------------------------------------------ statistics
     def stats(self, s: GenSeries) -> dict | None:
@@ -489,7 +494,7 @@ class GeneratorsModel:
             secs = s.run.snapshot(history=False).session_seconds if s.run is not None else 0.0
             rate = res.count / secs if secs > 0 else float("nan")
             corr = s.method in ("controlled-bias", "weighted-subsets")
-            use_corr = corr and (self.correct or s.method == "weighted-subsets")
+            use_corr = self.corrected_shown(s)
             cse = d.get("corrected_mean_se", d.get("weighted_mean_se"))
             vals = [f"{res.count:,}", _f(rate, 1) if not s.imported else "",
                     _f(d["mean"], 3), "±" + _f(d.get("mean_se"), 3), _f(d["sd"], 3), _f(d["skew"], 3),

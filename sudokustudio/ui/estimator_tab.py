@@ -476,9 +476,10 @@ class EstimatorTab(QWidget):
 
             def rel_err():
                 self.mre_plot.show_runs([(s.label, s.colour, s.x, s.y) for s in rel], guide)
-                focus = "of the total" if c_focus == TOTAL else f"at c = {c_focus}"
+                of_total = c_focus == TOTAL
+                focus = "of the total" if of_total else f"at c = {c_focus}"
                 self.mre_plot.setTitle(f"relative error {focus} against compute time", color="k", size="10pt")
-                self.mre_plot.setLabel("left", f"relative error {'of the total' if c_focus == TOTAL else 'at c'} (%)")
+                self.mre_plot.setLabel("left", f"relative error {'of the total' if of_total else 'at c'} (%)")
 
             stages = [bar_plot, table, rel_err]
         self._stages.run(stages, staggered)
