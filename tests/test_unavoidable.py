@@ -272,3 +272,25 @@ def test_sizes_of_many_sets_match_one_by_one():
     sizes = sizes_of(lo, hi)
     assert sizes.dtype == np.int64 and list(sizes[:3]) == [0, 81, 1]
     assert np.array_equal(sizes, [size_of(a, b) for a, b in zip(lo, hi)])
+
+
+def test_sets_of_masks_match_one_by_one(grid_and_uas):
+    from sudokustudio.core.cellset import from_cells, sets_of_masks
+    from sudokustudio.sudoku.unavoidable.harvest import harvest_cell_sets
+
+    rng = np.random.default_rng(8)
+    for n in (81, 128, 5):
+        masks = rng.random((3, 40, n)) < rng.random((3, 40, 1))
+        lo, hi = sets_of_masks(masks)
+        assert lo.shape == hi.shape == (3, 40) and lo.dtype == hi.dtype == np.uint64
+        for k in range(3):
+            for i in range(40):
+                assert (int(lo[k, i]), int(hi[k, i])) == from_cells(np.flatnonzero(masks[k, i]))
+    with pytest.raises(ValueError, match="129 cells"):
+        sets_of_masks(np.zeros((2, 129), dtype=bool))
+    # the harvest's first cell sets are the cells of digits {1, 2}, {1, 3}, ... in that order
+    grid = grid_and_uas[0]
+    lo, hi = harvest_cell_sets(grid, quick=True)
+    assert len(lo) == 36 + 84
+    assert (int(lo[0]), int(hi[0])) == from_cells(np.flatnonzero((grid == 1) | (grid == 2)))
+    assert (int(lo[36]), int(hi[36])) == from_cells(np.flatnonzero((grid == 1) | (grid == 2) | (grid == 3)))

@@ -121,6 +121,19 @@ def from_cells(cells) -> tuple[int, int]:
     return lo, hi
 
 
+def sets_of_masks(masks) -> tuple[np.ndarray, np.ndarray]:
+    """Many sets at once from boolean masks over their cells (shape (..., n), n <= 128): the
+    words ``(lo, hi)`` as uint64 arrays of shape (...).  Array operations only, so a worker
+    building thousands of sets does not hold the GIL (and the window) for a Python loop."""
+    m = np.asarray(masks, dtype=bool)
+    if m.shape[-1] > 128:
+        raise ValueError(f"masks over {m.shape[-1]} cells: a set holds at most 128")
+    padded = np.zeros(m.shape[:-1] + (128,), dtype=bool)
+    padded[..., :m.shape[-1]] = m
+    words = np.packbits(padded, axis=-1, bitorder="little").view("<u8")
+    return words[..., 0].astype(np.uint64), words[..., 1].astype(np.uint64)
+
+
 def size_of(lo, hi) -> int:
     return int(lo).bit_count() + int(hi).bit_count()
 

@@ -18,8 +18,8 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.batch import check_cancelled
-from sudokustudio.core.cellset import (FULL_HI81, ZERO, add_cell, cells_of, diff_set, from_cells, has_cell, restrict,
-                                      set_size, sizes_of)
+from sudokustudio.core.cellset import (FULL_HI81, ZERO, add_cell, cells_of, diff_set, has_cell, restrict,
+                                      set_size, sets_of_masks, sizes_of)
 from sudokustudio.core.rng import rand_below, seed_state
 from sudokustudio.sudoku.generic import search_g
 from sudokustudio.sudoku.solver import other_solution_kernel as solver_other_solution
@@ -290,25 +290,21 @@ def harvest_cell_sets(grid: np.ndarray, seed: int = 1, random_sets: int = 200,
     2- and 3-digit sets (milliseconds; all UAs of sizes 4 and 6 and most
     small ones) for the UA pre-test.
     """
-    grid = np.asarray(grid)
-    sets: list[tuple[int, int]] = []
-    for nd in ((2, 3) if quick else (2, 3, 4)):
-        for ds in combinations(range(1, 10), nd):
-            sets.append(from_cells(np.flatnonzero(np.isin(grid, ds))))
+    digit = np.asarray(grid)[None, :] == np.arange(1, 10)[:, None]          # (9, 81): the cells of each digit
+
+    def digit_sets(nd: int) -> np.ndarray:   # (K, 81): the cells of each set of nd digits, in combinations' order
+        return digit[np.array(list(combinations(range(9), nd)))].any(axis=1)
+
+    masks = [digit_sets(nd) for nd in ((2, 3) if quick else (2, 3, 4))]
+    if not quick:
+        # two bands or two stacks of each 5- (and 6-) digit set, then each band and each stack
+        two = np.array([[np.isin(ROW // 3, pair), np.isin(COL // 3, pair)] for pair in ((0, 1), (0, 2), (1, 2))])
+        for nd in ((5, 6) if six_digits else (5,)):
+            masks.append((digit_sets(nd)[:, None, None, :] & two[None]).reshape(-1, 81))
+        masks.append(np.array([[ROW // 3 == b, COL // 3 == b] for b in range(3)]).reshape(-1, 81))
+    lo, hi = sets_of_masks(np.concatenate(masks))
     if quick:
-        return (np.array([s[0] for s in sets], dtype=np.uint64), np.array([s[1] for s in sets], dtype=np.uint64))
-    pairs = [(0, 1), (0, 2), (1, 2)]
-    for nd in ((5, 6) if six_digits else (5,)):
-        for ds in combinations(range(1, 10), nd):
-            sel = np.isin(grid, ds)
-            for a, b in pairs:
-                sets.append(from_cells(np.flatnonzero(sel & np.isin(ROW // 3, (a, b)))))
-                sets.append(from_cells(np.flatnonzero(sel & np.isin(COL // 3, (a, b)))))
-    for b in range(3):
-        sets.append(from_cells(np.flatnonzero(ROW // 3 == b)))
-        sets.append(from_cells(np.flatnonzero(COL // 3 == b)))
-    lo = np.array([s[0] for s in sets], dtype=np.uint64)
-    hi = np.array([s[1] for s in sets], dtype=np.uint64)
+        return lo, hi
     if random_sets:
         rlo = np.empty(random_sets, dtype=np.uint64)
         rhi = np.empty(random_sets, dtype=np.uint64)
