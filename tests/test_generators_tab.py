@@ -102,6 +102,18 @@ def test_stop_all_shows_stopping_and_no_batch_starts_after_it(qtbot, settings):
         assert tab.series[m].run.status.value == "paused"
     tab.refresh(force=True)
     assert {tab.rows[m]["button"].text() for m in METHODS} == {"Start"}
+    # a restart over the first run's puzzles: the rows at once, the statistics from a worker thread
+    import threading
+
+    threads = []
+    drawing = tab.model.drawing
+    tab.model.drawing = lambda metric: (threads.append(threading.current_thread()), drawing(metric))[1]
+    tab.start_all()
+    assert {tab.rows[m]["button"].text() for m in METHODS} == {"Stop"}
+    qtbot.waitUntil(lambda: bool(threads), timeout=10_000)
+    assert threading.main_thread() not in threads
+    tab.stop_all()
+    _wait_idle(qtbot, tab, timeout=60_000)
     tab.shutdown()
 
 
