@@ -11,6 +11,12 @@ def _wait_idle(qtbot, tab, timeout=180_000):
     qtbot.waitUntil(lambda: not any(tab.is_running(m) for m in METHODS), timeout=timeout)
 
 
+def _redrawn(qtbot, tab):
+    """A forced refresh: the statistics come from a worker thread, then the stages are shown."""
+    tab.refresh(force=True)
+    qtbot.waitUntil(tab.drawn, timeout=30_000)
+
+
 def test_tab_runs_generators_stores_and_exports(qtbot, settings, tmp_path):
     from sudokustudio.ui.generators_tab import GeneratorsTab
 
@@ -29,7 +35,7 @@ def test_tab_runs_generators_stores_and_exports(qtbot, settings, tmp_path):
             and t.item(0, cols["bottom-up"]).text() == "100"
 
     qtbot.waitUntil(drawn_by_the_timer, timeout=10_000)
-    tab.refresh(force=True)
+    _redrawn(qtbot, tab)
     td = tab.series["top-down"]
     assert td.current().count == 200 and tab.series["bottom-up"].current().count == 100
     assert tab.rows["top-down"]["button"].text() == "Start"
@@ -166,12 +172,18 @@ def test_the_w_plot_says_why_it_is_empty(qtbot, settings):
 
     tab = GeneratorsTab(settings)
     qtbot.addWidget(tab)
-    tab.metric_combo.setCurrentText("W")
-    tab.refresh(force=True)
+    import threading
+
+    threads = []
+    drawing = tab.model.drawing
+    tab.model.drawing = lambda metric: (threads.append(threading.current_thread()), drawing(metric))[1]
+    tab.metric_combo.setCurrentText("W")     # the combo forces a redraw: its statistics off the UI thread
+    qtbot.waitUntil(tab.drawn, timeout=30_000)
     assert "No W-rating yet" in tab.metric_note.toPlainText()
     tab.metric_combo.setCurrentText("guesses")
-    tab.refresh(force=True)
+    _redrawn(qtbot, tab)
     assert "start a generator" in tab.metric_note.toPlainText()
+    assert threads and threading.main_thread() not in threads
     tab.shutdown()
 
 
