@@ -264,7 +264,7 @@ class EstimatorTab(QWidget):
         self.params.adjustSize()
         self.pages.setCurrentIndex(i)
         self._refresh_run_list()
-        self._redraw(force=True)
+        self._redraw()
 
     def _mmethod_changed(self) -> None:
         m = self.mmethod.currentData()
@@ -293,7 +293,7 @@ class EstimatorTab(QWidget):
         self.seed.setValue(random.randrange(1, 100000))
         self._select(None)
         self._refresh_run_list()
-        self._redraw(force=True)
+        self._redraw()
         return view
 
     def stop_run(self) -> None:
@@ -331,7 +331,7 @@ class EstimatorTab(QWidget):
                 except ValueError as exc:
                     QMessageBox.information(self, "Estimator", str(exc))
             self._refresh_run_list()
-            self._redraw(force=True)
+            self._redraw()
 
         def failed(exc):
             self._resume_when_open.discard(rid)
@@ -354,7 +354,7 @@ class EstimatorTab(QWidget):
         def deleted(_):
             self.model.forget(rid)
             self._refresh_run_list()
-            self._redraw(force=True)
+            self._redraw()
 
         def failed(exc):
             QMessageBox.information(self, "Estimator", f"Run #{rid} is not deleted: {exc}")
@@ -407,7 +407,7 @@ class EstimatorTab(QWidget):
         view = self.model.view_of(rid)
         if view is not None:
             view.shown = on
-            self._redraw(force=True)
+            self._redraw()
         elif on:
             self._open(rid)
 
@@ -415,7 +415,7 @@ class EstimatorTab(QWidget):
         rid = self._selected_run_id()
         if rid is not None and self.model.view_of(rid) is None:
             self._open(rid)
-        self._redraw(force=True)
+        self._redraw()
 
     def panel_view(self) -> RunView | None:
         """The run the left panel shows: the selected one (of the kind shown), else the live one,
@@ -444,13 +444,13 @@ class EstimatorTab(QWidget):
         if key != self._drawn:
             self._drawn = key
             self._refresh_run_list()
-            self._redraw(staggered=True)
+            self._redraw()
 
-    def _redraw(self, force: bool = False, staggered: bool = False) -> None:
-        """Redraw the plots (and the table) of the mode shown.  ``staggered`` (the timer's
-        redraws): each after the first is updated ``REDRAW_STAGGER_MS`` after the one before
-        has painted, so one pass of the event loop repaints one of them (the bar plot and the
-        table together stalled the window 30-50 ms on a slow machine)."""
+    def _redraw(self) -> None:
+        """Redraw the plots (and the table) of the mode shown: each after the first is updated
+        ``REDRAW_STAGGER_MS`` after the one before has painted, so one pass of the event loop
+        repaints one of them (the bar plot and the table together stalled the window 30-50 ms on
+        a slow machine; a Start, a mode switch or a selection drawn in one pass 35-80 ms)."""
         views = self.model.shown_views(self.mode)
         if self.mode == GRIDS:
             title, conv, rel, guide = self.model.grid_series(views)
@@ -482,7 +482,7 @@ class EstimatorTab(QWidget):
                 self.mre_plot.setLabel("left", f"relative error {'of the total' if of_total else 'at c'} (%)")
 
             stages = [bar_plot, table, rel_err]
-        self._stages.run(stages, staggered)
+        self._stages.run(stages)
         self._update_panel()
         self._update_buttons()
 
