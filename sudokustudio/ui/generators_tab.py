@@ -399,7 +399,7 @@ class GeneratorsTab(QWidget):
         statistics of every series) is computed by a worker thread (``GeneratorsModel.drawing``);
         ``force`` (a user's change of what is shown) asks for a new drawing at once, dropping
         one still to come (computed here, a cf(n) toggle over 74,000 puzzles froze the tab
-        for 110-130 ms)."""
+        for 110-170 ms)."""
         key = tuple((k, s.current().count, s.current().tries, s.run.status if s.run else None)
                     for k, s in self.series.items())
         for method, row in self.rows.items():
