@@ -54,6 +54,9 @@ def test_start_stop_resume_with_honest_rates_and_the_panel(tmp_path):
     assert panel.lines[0].startswith(f"#{row.run_id} 2x2 ridder — paused")
     assert f"{snap.units:,} samples" in panel.lines[1] and "this session" in panel.lines[1]
     assert "when resumed" in panel.lines[2]
+    # the bar: the share of the samples the target needs (RE ~ 1/sqrt(samples)), full once reached
+    assert again.panel(opened, snap.rel_err / 2).progress == pytest.approx(0.25)
+    assert again.panel(opened, 2 * snap.rel_err).progress == 1.0
     d = opened.run.job.describe(opened.run.total)
     assert abs(d["estimate"] - 288) < 5 * d["se"]  # 2x2 boxes: 288 grids
 

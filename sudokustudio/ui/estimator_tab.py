@@ -75,7 +75,8 @@ class EstimatorTab(QWidget):
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
         self.progress.setFormat("RE target: %p%")
-        self.progress.setToolTip("Progress towards the target relative error (in log scale of samples)")
+        self.progress.setToolTip("The share of the samples the target relative error needs that are done: "
+                                 "the RE falls as 1/√samples, so halving it takes 4× the samples")
         lv.addWidget(self.progress)
         self.estimate_label = QLabel("–")
         f = QFont()
