@@ -209,7 +209,8 @@ def main() -> None:
     ap.add_argument("--cold", action="store_true", help="the session on an empty cache (fresh NUMBA_CACHE_DIR)")
     ap.add_argument("--warm", action="store_true", help="the session and window start on a filled cache")
     ap.add_argument("--cache", type=Path, default=None,
-                    help="NUMBA_CACHE_DIR to use (default: a fresh temporary one; kept for --warm)")
+                    help="NUMBA_CACHE_DIR to use (default: a fresh temporary one with --cold, kept for "
+                         "--warm; --warm alone: numba's own cache, as `sudokustudio-cli warm` filled it)")
     ap.add_argument("--in-tree-cache", action="store_true",
                     help="use numba's default cache (__pycache__ beside the sources) instead of NUMBA_CACHE_DIR")
     ap.add_argument("--runs", type=int, default=3, help="runs of the warm window start and --help")
@@ -220,8 +221,8 @@ def main() -> None:
     repo = args.repo.resolve()
     tmp = None
     cache = args.cache
-    if args.in_tree_cache:
-        cache = None
+    if args.in_tree_cache or (cache is None and not args.cold):
+        cache = None    # --warm alone: a fresh cache would make its session a cold one
     elif cache is None:
         tmp = tempfile.mkdtemp(prefix="startup-bench-")
         cache = Path(tmp) / "numba"
