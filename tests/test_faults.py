@@ -505,3 +505,24 @@ def test_closing_the_window_during_a_ua_search_at_k17_and_other_runs_ends_them(q
     win.close()
     qtbot.waitUntil(lambda: all(r.finished for r in runs), timeout=30_000)   # a hang guard
     assert {r.status.value for r in runs} == {"paused"}
+
+
+def test_every_commands_help_renders_as_written():
+    """Each command's and subcommand's --help formats without error and shows no "%%": argparse
+    %-formats the options' help strings, not a parser's description, so an escaped percent sign
+    there was printed doubled ("95%% CI" in `estimate report --help`)."""
+    import argparse
+
+    def walk(parser, path):
+        yield path, parser
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    yield from walk(sub, path + [name])
+
+    seen = 0
+    for path, parser in walk(build_parser(), []):
+        text = parser.format_help()
+        assert "%%" not in text, (" ".join(path), [line for line in text.splitlines() if "%%" in line])
+        seen += 1
+    assert seen >= 15

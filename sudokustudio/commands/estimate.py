@@ -77,7 +77,7 @@ def register(sub) -> None:
     m.set_defaults(func=run_minimals)
 
     r = s2.add_parser("report", help="the record table of a stored estimate run (CSV and Markdown)",
-                      description="Write the table of a stored estimate run: c, estimate, RE, 95%% CI, "
+                      description="Write the table of a stored estimate run: c, estimate, RE, 95% CI, "
                                   "samples, core-seconds, seed, version, tail diagnostics, published figures.")
     r.add_argument("--run", type=int, required=True, help="run id in the run store")
     r.add_argument("--store", default=None, help="run store file (default: the app's)")
