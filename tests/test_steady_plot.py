@@ -98,3 +98,23 @@ def test_the_estimator_plots_keep_their_label_width_and_fit_their_labels(qtbot):
             room = axis.width() - axis.style["tickTextOffset"][0] - max(0, axis.style["tickLength"]) \
                 - 0.8 * axis.label.boundingRect().height()
             assert 0 < axis.textWidth <= room + 0.5, (spread, axis.textWidth, room)
+
+
+def test_a_title_or_axis_label_is_set_again_only_when_its_text_changes(qtbot):
+    import pyqtgraph as pg
+
+    from sudokustudio.ui.widgets.steady_plot import set_axis_label, set_title
+
+    plot = pg.PlotWidget()
+    qtbot.addWidget(plot)
+    calls = []
+    plot.setTitle = lambda *a, **k: calls.append(("title", a, k))
+    plot.setLabel = lambda *a, **k: calls.append(("label", a, k))
+    for _ in range(3):
+        set_title(plot, "clue counts", color="k")
+        set_axis_label(plot, "left", "fraction")
+    assert calls == [("title", ("clue counts",), {"color": "k"}), ("label", ("left", "fraction"), {})]
+    set_title(plot, "clue counts", color="b")       # another style is a change
+    set_axis_label(plot, "bottom", "fraction")      # so is another axis
+    set_axis_label(plot, "left", "share")
+    assert [c[1] for c in calls[2:]] == [("clue counts",), ("bottom", "fraction"), ("left", "share")]

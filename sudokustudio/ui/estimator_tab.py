@@ -26,7 +26,7 @@ from sudokustudio.models.estimator import BEST, GRIDS, MINIMALS, TOTAL, Estimato
 from sudokustudio.sudoku import estimate as E
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.widgets.est_plots import ConvergencePlot, MinimalsBarPlot, RelErrPlot
-from sudokustudio.ui.widgets.steady_plot import StagedUpdates
+from sudokustudio.ui.widgets.steady_plot import StagedUpdates, set_axis_label, set_title
 from sudokustudio.ui.widgets.table_fill import fill_table
 
 
@@ -242,7 +242,7 @@ class EstimatorTab(QWidget):
         self.bar_plot = MinimalsBarPlot()
         plots.addWidget(self.bar_plot)
         self.mre_plot = RelErrPlot()
-        self.mre_plot.setLabel("left", "relative error at c (%)")
+        set_axis_label(self.mre_plot, "left", "relative error at c (%)")
         plots.addWidget(self.mre_plot)
         plots.setSizes([500, 500])
         mpage.addWidget(plots)
@@ -457,7 +457,7 @@ class EstimatorTab(QWidget):
             title, conv, rel, guide = self.model.grid_series(views)
 
             def convergence():
-                self.conv_plot.set_title_text(title)
+                set_title(self.conv_plot, title, color="k", size="10pt")
                 self.conv_plot.show_runs([(s.label, s.colour, s.x, s.y, s.se) for s in conv])
 
             def rel_err():
@@ -470,7 +470,7 @@ class EstimatorTab(QWidget):
             def bar_plot():
                 ref = {c: val for c, (val, _) in E.PUBLISHED_MINIMALS["afmob"].items()}
                 self.bar_plot.show_estimates(bars, ref, "Afmob 2015")
-                self.bar_plot.setTitle("minimal c-clue puzzles per grid (bars ±2 SE)", color="k", size="10pt")
+                set_title(self.bar_plot, "minimal c-clue puzzles per grid (bars ±2 SE)", color="k", size="10pt")
 
             def table():
                 self._fill_table(self.model.minimal_table(self.panel_view()))
@@ -479,8 +479,8 @@ class EstimatorTab(QWidget):
                 self.mre_plot.show_runs([(s.label, s.colour, s.x, s.y) for s in rel], guide)
                 of_total = c_focus == TOTAL
                 focus = "of the total" if of_total else f"at c = {c_focus}"
-                self.mre_plot.setTitle(f"relative error {focus} against compute time", color="k", size="10pt")
-                self.mre_plot.setLabel("left", f"relative error {'of the total' if of_total else 'at c'} (%)")
+                set_title(self.mre_plot, f"relative error {focus} against compute time", color="k", size="10pt")
+                set_axis_label(self.mre_plot, "left", f"relative error {'of the total' if of_total else 'at c'} (%)")
 
             stages = [bar_plot, table, rel_err]
         self._stages.run(stages)

@@ -26,7 +26,7 @@ from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_T
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
 from sudokustudio.ui.style import SERIES
-from sudokustudio.ui.widgets.steady_plot import StagedUpdates, SteadyRange, cache_axes
+from sudokustudio.ui.widgets.steady_plot import StagedUpdates, SteadyRange, cache_axes, set_title
 from sudokustudio.ui.widgets.table_fill import fill_table
 
 #: what an export writes: everything, or the first puzzle of each isomorphism class (sudoku.canon)
@@ -91,7 +91,6 @@ class GeneratorsTab(QWidget):
         self._curves: dict = {}
         self._versions: dict = {}    # the data each curve shows (GenDrawing's SeriesCurves.version)
         self._stages = StagedUpdates(self)     # a drawing's plots and table, shown in turn (_show)
-        self._titles: dict = {}
         self._drawn = None
         self._build()
         self.status.setText(problem)
@@ -458,9 +457,9 @@ class GeneratorsTab(QWidget):
             ref_item.setPen(pg.mkPen("#888888", width=2, style=Qt.DashLine))
         if hist:
             corrected = " (controlled-bias corrected by cf(n))" if d.correct else ""
-            self._set_title(self.hist_plot, "Clue counts" + corrected)
+            set_title(self.hist_plot, "Clue counts" + corrected, color="k")
         else:
-            self._set_title(self.metric_plot, f"Mean {METRIC_TITLES.get(d.metric, d.metric)} per clue count")
+            set_title(self.metric_plot, f"Mean {METRIC_TITLES.get(d.metric, d.metric)} per clue count", color="k")
         shown = {"ref"}
         x_lo, x_hi, ymax = float(xs.min()), float(xs.max()), float(ref.max())
         m_bounds = []
@@ -504,11 +503,6 @@ class GeneratorsTab(QWidget):
                     legend.removeItem(item)
                 del self._curves[(pid, key)]
                 self._versions.pop((which, key), None)
-
-    def _set_title(self, plot, text: str) -> None:
-        if self._titles.get(id(plot)) != text:   # a new title lays the plot out again
-            self._titles[id(plot)] = text
-            plot.setTitle(text, color="k")
 
     def _fill_table(self, d: GenDrawing) -> None:
         """The comparison table; its headers are rebuilt only when the columns change, and

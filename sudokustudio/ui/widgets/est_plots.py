@@ -115,9 +115,6 @@ class ConvergencePlot(pg.PlotWidget):
         # compute time grows from 0: room for 60 % more, so the axis moves rarely at the start too
         self._range = SteadyRange(self, x={"grow": 0.6, "margin": 0.02}, y={"grow": 0.15, "margin": 0.15})
 
-    def set_title_text(self, text: str) -> None:
-        self.setTitle(text, color="k", size="10pt")
-
     def show_runs(self, runs) -> None:
         """runs: [(label, colour, t[], ratio[], ratio_se[])]."""
         entries, keys = [], []
