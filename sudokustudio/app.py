@@ -2,13 +2,21 @@
 from __future__ import annotations
 
 import os
+import re
+import shutil
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 SMOKE_ENV = "SUDOKUSTUDIO_SMOKE"
 
 
 def main(argv: list[str] | None = None) -> int:
+    problem = display_problem()
+    if problem:   # Qt would abort the process with a message that names neither cause nor fix
+        print(f"sudokustudio: {problem}", file=sys.stderr)
+        return 2
     import pyqtgraph as pg
     from PySide6.QtWidgets import QApplication
 
@@ -31,6 +39,59 @@ def main(argv: list[str] | None = None) -> int:
         _quit_when_shown(app, win, wait_for_kernels=smoke == "kernels",
                          timeout=float(os.environ.get("SUDOKUSTUDIO_SMOKE_TIMEOUT", "600")))
     return app.exec()
+
+
+def display_problem(environ=None, platform: str | None = None, missing=None) -> str | None:
+    """Why the window cannot open on this Linux machine, or None: no display at all, or Qt's X11
+    platform plugin missing system libraries (``missing``: a callable listing them; by default
+    ``ldd`` on the plugin).  Other platforms, and a platform chosen with QT_QPA_PLATFORM other
+    than xcb (offscreen, wayland, ...), are left to Qt."""
+    environ = os.environ if environ is None else environ
+    platform = sys.platform if platform is None else platform
+    if not platform.startswith("linux"):
+        return None
+    chosen = environ.get("QT_QPA_PLATFORM", "")
+    if chosen and not chosen.startswith("xcb"):
+        return None
+    if not chosen and environ.get("WAYLAND_DISPLAY"):
+        return None
+    if not environ.get("DISPLAY"):
+        return ("no display to open the window on (DISPLAY is not set). Start it from a desktop session, "
+                "under a virtual display (xvfb-run sudokustudio), or use the command line (sudokustudio-cli --help).")
+    libraries = (missing or missing_xcb_libraries)()
+    if libraries:
+        packages = " ".join(debian_package(lib) for lib in libraries)
+        return (f"Qt's X11 platform plugin cannot load: the system libraries {', '.join(libraries)} are missing. "
+                f"On Debian or Ubuntu: sudo apt-get install {packages}")
+    return None
+
+
+def missing_xcb_libraries() -> list[str]:
+    """The shared libraries Qt's xcb platform plugin links to and this system lacks (by ``ldd``;
+    none known when ldd or the plugin is not there)."""
+    try:
+        import PySide6
+    except ImportError:
+        return []
+    plugin = Path(PySide6.__file__).parent / "Qt" / "plugins" / "platforms" / "libqxcb.so"
+    ldd = shutil.which("ldd")
+    if ldd is None or not plugin.exists():
+        return []
+    try:
+        out = subprocess.run([ldd, str(plugin)], capture_output=True, text=True, timeout=10).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    return sorted(set(re.findall(r"^\s*(\S+)\s*=>\s*not found", out, flags=re.MULTILINE)))
+
+
+def debian_package(library: str) -> str:
+    """The Debian package name of a shared library by the usual rule: libxcb-icccm.so.4 ->
+    libxcb-icccm4, libxkbcommon-x11.so.0 -> libxkbcommon-x11-0 (a hyphen after a digit)."""
+    m = re.fullmatch(r"(.+)\.so\.(\d+)(?:\.\d+)*", library)
+    if not m:
+        return library
+    base, version = m.groups()
+    return f"{base}{'-' if base[-1].isdigit() else ''}{version}"
 
 
 def _log_uncaught_exceptions() -> None:
