@@ -254,6 +254,20 @@ def test_refilling_digit_by_digit_finds_what_the_general_search_finds():
             assert sorted(zip(mine[0][:k], mine[1][:k])) == sorted(zip(theirs[0][:j], theirs[1][:j]))
             checked += 1
     assert checked > 150
+    # a size bound prunes the refillings, not the answer: exactly the unbounded ones within it
+    bounded = 0
+    for a, b in sets[1::5]:
+        a, b = np.uint64(a), np.uint64(b)
+        every = (np.empty(20000, np.uint64), np.empty(20000, np.uint64), np.zeros(1, np.int64))
+        if refillings_kernel(g, a, b, 20000, 81, *every, t_lo, t_hi) >= 20000:
+            continue
+        small = [(x, y) for x, y in zip(every[0][:every[2][0]], every[1][:every[2][0]])
+                 if bin(int(x)).count("1") + bin(int(y)).count("1") <= 12]
+        within = (np.empty(20000, np.uint64), np.empty(20000, np.uint64), np.zeros(1, np.int64))
+        assert refillings_kernel(g, a, b, 20000, 12, *within, t_lo, t_hi) == len(small)
+        assert sorted(zip(within[0][:within[2][0]], within[1][:within[2][0]])) == sorted(small)
+        bounded += bool(small)
+    assert bounded > 20
     # past the template room nothing is written and the harvest takes the general search
     room = (np.empty(100, np.uint64), np.empty(100, np.uint64), np.zeros(1, np.int64))
     a, b = lo[200], hi[200]    # a four-digit set: every digit has several templates
