@@ -15,7 +15,7 @@ groups before it exclude, so Property 3 sharpens the later groups of the
 same view (a UA left without a cell kills the node), and it is taken again
 while a round kills cells; its first group is counted while the child's
 list is built, so a node failing there costs one pass.  With 16 starts
-per view, on the 20 random grids of benchmarks/ua_census.py: 16-clue
+per view (4 with 7 or more clues left, where a view rarely kills), on the 20 random grids of benchmarks/ua_census.py: 16-clue
 nodes -46 %, search CPU per grid -40 % (median of paired ratios; 1.3 ->
 1.5 us a node).  A complete
 hitting set is checked by the solver; if it is not unique, the difference to
@@ -38,11 +38,13 @@ N_STATS = 8
 CLUE_LO, CLUE_HI, DEAD_LO, DEAD_HI, TRIED_LO, TRIED_HI = range(6)
 #: views per node while Property 3 kills cells: 1 -> 2 cut 16-clue nodes 4 %, CPU 11 % (4 grids); 4: no better
 _VIEW_ROUNDS = 2
-#: greedy disjoint groups tried per node.  With the progressive view, every start
-#: is worth its pass: 10 -> 16 starts cut 16-clue nodes 7 %, CPU 7 %, and no longer
-#: stopping after a group two short of critical cut nodes 28 %, CPU 14 % (4 random
-#: grids, paired); 24 or 40 starts: fewer nodes, more CPU
-_GROUP_STARTS = 16
+#: greedy disjoint groups tried per node, by the clues left.  With the progressive view,
+#: every start is worth its pass: 10 -> 16 starts cut 16-clue nodes 7 %, CPU 7 %, and no
+#: longer stopping after a group two short of critical cut nodes 28 %, CPU 14 % (4 random
+#: grids, paired); 24 or 40 starts: fewer nodes, more CPU.  But with 7 or more clues left a
+#: view rarely kills (15 % of views at 7, 3 % at 8, none at 9 or more; 93-97 % at 3-4), so
+#: there 4 starts: search CPU -2.6 % (30 random grids, paired; nodes +1 %)
+_GROUP_STARTS_BY_CLUES_LEFT = np.array([16] * 7 + [4] * 75, dtype=np.int64)
 _TIE_CANDIDATES = 4
 #: Branch cells are tried in decreasing order of the UAs they hit, a UA of size
 #: s counting twice as much as one of size s + 1: a cell once tried is dead for
@@ -186,7 +188,7 @@ def _forward_view(lo, hi, n, r, node, first):
         allow_lo = FULL_LO
         allow_hi = FULL_HI81
         group0 = ZERO
-        for i0 in range(min(_GROUP_STARTS, n)):
+        for i0 in range(min(_GROUP_STARTS_BY_CLUES_LEFT[r], n)):
             if i0 == 0 and rnd == 0 and first[2] != ZERO:
                 ulo = first[0]
                 uhi = first[1]
