@@ -15,11 +15,12 @@ groups before it exclude, so Property 3 sharpens the later groups of the
 same view (a UA left without a cell kills the node), and it is taken again
 while a round kills cells; its first group is counted while the child's
 list is built, so a node failing there costs one pass.  With 16 starts
-per view (4 with 7 or more clues left, where a view rarely kills), on the 20 random grids of benchmarks/ua_census.py: 16-clue
+per view, on the 20 random grids of benchmarks/ua_census.py: 16-clue
 nodes -46 %, search CPU per grid -40 % (median of paired ratios; 1.3 ->
-1.5 us a node).  A complete
-hitting set is checked by the solver; if it is not unique, the difference to
-another solution is a new UA, added on the fly.
+1.5 us a node); 4 starts where 7 or more clues are left (a view there
+rarely kills) took 2.6 % more off.  A complete hitting set is checked by
+the solver; if it is not unique, the difference to another solution is a
+new UA, added on the fly.
 
 A node is ``uint64[4]``: clue set and dead set (``core.cellset`` words).
 """
