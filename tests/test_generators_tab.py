@@ -243,9 +243,9 @@ def test_clue_plot_range_follows_the_shares_down(qtbot, settings):
     early = dataclasses.replace(settled, curves=[dataclasses.replace(curve, hist=(x, spike),
                                                                      version=("early",))])
     view = tab.hist_plot.getViewBox()
-    tab._show(early, staggered=False)
+    tab._show(early)      # its first stage, the clue-count plot, is drawn at once
     assert view.viewRange()[1][1] >= 2 * 1.45 * high          # the spike and room for the legend
-    tab._show(settled, staggered=False)
+    tab._show(settled)
     top = view.viewRange()[1][1]
     assert 1.45 * high <= top <= 1.45 * high / 0.6 + 1e-9
     tab.shutdown()

@@ -423,17 +423,17 @@ class GeneratorsTab(QWidget):
         """Whether the newest drawing asked for is shown, every stage of it (tests wait on it)."""
         return not self.drawings.busy() and self._stages.pending == 0
 
-    def _show(self, drawing: GenDrawing, staggered: bool = True) -> None:
+    def _show(self, drawing: GenDrawing) -> None:
         """Show a drawing: the clue-count plot at once, then the metric plot and the table, each
-        ``REDRAW_STAGGER_MS`` after the one before has painted (``staggered``; a newer drawing
-        takes over the stages left): one pass of the event loop had laid out and painted all
+        ``REDRAW_STAGGER_MS`` after the one before has painted (a newer drawing takes over the
+        stages left): one pass of the event loop had laid out and painted all
         three (the longest UI stall of four generators at once 23-35 ms, 10-20 ms staged)."""
         names = [self.metric_combo.itemText(i) for i in range(self.metric_combo.count())]
         for k in drawing.metric_names:
             if k not in names:
                 self.metric_combo.addItem(k)
         self._stages.run([lambda: self._draw(drawing, "hist"), lambda: self._draw(drawing, "metric"),
-                          lambda: self._fill_table(drawing)], staggered)
+                          lambda: self._fill_table(drawing)])
 
     def _curve(self, plot, key: str, name: str | None):
         """A persistent curve per (plot, series): updated with setData, never re-created

@@ -40,15 +40,10 @@ class StagedUpdates:
         self._generation = 0
         self.pending = 0      # stages scheduled and not run yet
 
-    def run(self, stages, staggered: bool = True) -> None:
+    def run(self, stages) -> None:
         self._generation += 1
         stages[0]()
         rest = list(stages[1:])
-        if not staggered:
-            self.pending = 0
-            for stage in rest:
-                stage()
-            return
         self.pending = len(rest)
         self._schedule(self._generation, rest)
 
