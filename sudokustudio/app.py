@@ -10,6 +10,8 @@ import time
 from pathlib import Path
 
 SMOKE_ENV = "SUDOKUSTUDIO_SMOKE"
+#: seconds the one-off background calls still running when the window has closed may take to end
+BACKGROUND_CALLS_WAIT = 1.0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +40,35 @@ def main(argv: list[str] | None = None) -> int:
     if smoke:
         _quit_when_shown(app, win, wait_for_kernels=smoke == "kernels",
                          timeout=float(os.environ.get("SUDOKUSTUDIO_SMOKE_TIMEOUT", "600")))
-    return app.exec()
+    status = app.exec()
+    end_background_calls(status)
+    return status
+
+
+def end_background_calls(status: int, wait: float = BACKGROUND_CALLS_WAIT) -> None:
+    """Let the one-off background calls still running after the window closed (a solve, an
+    import: ui/background.py) end within ``wait`` seconds, while their Qt signal objects exist.
+    Without this Qt's thread pool holds the process until the last one ends (minutes for a long
+    solve, with the window already gone), and Python's teardown deletes the objects under them
+    (a traceback on stderr for each).  Past the wait the process ends at once, its logs flushed
+    and its Dask clients closed here (not by the exit handlers: PySide's own waits for the pool);
+    the window has already stopped its runs and saved their batches, so only answers that
+    nobody waits for are lost."""
+    import logging
+
+    from PySide6.QtCore import QThreadPool
+
+    if QThreadPool.globalInstance().waitForDone(int(wait * 1000)):
+        return
+    logging.getLogger("sudokustudio.app").info(
+        "%d background call(s) still running %.1f s after the window closed: not waited for",
+        QThreadPool.globalInstance().activeThreadCount(), wait)
+    if "sudokustudio.jobs.dask" in sys.modules:
+        sys.modules["sudokustudio.jobs.dask"].close_shared_clients()
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 def display_problem(environ=None, platform: str | None = None, missing=None) -> str | None:

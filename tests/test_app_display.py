@@ -45,3 +45,42 @@ def test_the_entry_point_exits_with_the_message_instead_of_aborting(tmp_path):
                          env=env, capture_output=True, text=True, timeout=120)
     assert run.returncode == 2
     assert run.stderr.startswith("sudokustudio: no display to open the window on")
+
+
+_CLOSING = """
+import os, sys, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication, QWidget
+from sudokustudio.app import end_background_calls
+from sudokustudio.ui.background import BackgroundCalls
+app = QApplication([])
+view = QWidget()
+calls = BackgroundCalls(view)
+calls.submit("call", lambda: time.sleep({seconds}) or 1, on_done=print)
+QTimer.singleShot(100, app.quit)   # the window closes while the call runs
+app.exec()
+end_background_calls(3, wait={wait})
+print("waited for the call")
+"""
+
+
+def _close_with_a_call(seconds: float, wait: float) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", _CLOSING.format(seconds=seconds, wait=wait)],
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_a_background_call_that_outlasts_the_wait_does_not_hold_the_process():
+    # before end_background_calls the process lived until the call's 120 s were over, then printed
+    # "Signal source has been deleted" tracebacks
+    done = _close_with_a_call(seconds=120, wait=0.5)
+    assert done.returncode == 3
+    assert "waited for the call" not in done.stdout
+    assert "Traceback" not in done.stderr, done.stderr
+
+
+def test_a_background_call_that_ends_within_the_wait_ends_cleanly():
+    done = _close_with_a_call(seconds=0.3, wait=30)
+    assert done.returncode == 0
+    assert "waited for the call" in done.stdout
+    assert "Traceback" not in done.stderr and "deleted" not in done.stderr, done.stderr
