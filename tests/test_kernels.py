@@ -208,6 +208,26 @@ def test_action_waits_for_its_kernels_then_runs(qtbot):
         set_readiness(old)
 
 
+def test_a_deleted_bridge_stops_listening_without_an_error(qtbot, caplog):
+    """At the end of the process Qt may delete the readiness bridge while the compile launcher
+    still reports: the report is dropped with the listener, not logged as a failure."""
+    import shiboken6
+
+    from sudokustudio.ui.kernels import bridge
+
+    r = KernelReadiness(["solver", "ua"], ready=False)
+    b = bridge(r)
+    seen = []
+    b.changed.connect(seen.append)
+    r.mark_ready("ua")
+    qtbot.waitUntil(lambda: seen == ["ua"], timeout=2000)
+    shiboken6.delete(b)
+    with caplog.at_level("ERROR"):
+        r.mark_ready("solver")
+    assert not [rec for rec in caplog.records if "listener failed" in rec.getMessage()]
+    assert r._listeners == []
+
+
 def test_survo_hint_waits_for_its_kernels_then_completes(qtbot, settings):
     """Hint on a board whose solver kernels are not ready: 'preparing (compiling
     kernels)' in the status bar, nothing runs; once the group is ready the solve runs

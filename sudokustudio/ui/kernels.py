@@ -27,7 +27,13 @@ class ReadinessBridge(QObject):
     def __init__(self, model: KernelReadiness):
         super().__init__()
         self.model = model
-        self._remove = model.add_listener(self.changed.emit)
+        self._remove = model.add_listener(self._emit)
+
+    def _emit(self, group: str | None) -> None:
+        try:
+            self.changed.emit(group)
+        except RuntimeError:   # Qt deleted the bridge (the process is ending): stop listening
+            self._remove()
 
 
 _bridges: dict[int, ReadinessBridge] = {}
