@@ -537,14 +537,12 @@ TAIL_ROW = "corrected/weighted tail (ESS)"
 
 
 def _tail_cell(t: dict | None) -> str:
-    """'2,431' or '46: untrusted, c = 28 few' (the under-sampled classes; '' without diagnostics)."""
+    """'2,431' or '46: untrusted' ('' without diagnostics); the reasons, with the under-sampled
+    classes, are the cell's tooltip (:meth:`GeneratorsModel.tail_warnings`), not its text, which
+    would widen its column several times over."""
     if not t:
         return ""
-    text = f"{t['ess']:,.0f}"
-    if t["warning"]:
-        under = ", ".join(map(str, t["under_sampled"]))
-        text += ": untrusted" + (f", c = {under} few" if under else "")
-    return text
+    return f"{t['ess']:,.0f}" + (": untrusted" if t["warning"] else "")
 
 
 def _largest_z(z: dict | None, untested=()) -> str:
