@@ -41,6 +41,7 @@ from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 from sudokustudio.ui.main_window import MainWindow
 win = MainWindow(settings=QSettings(sys.argv[1], QSettings.IniFormat))
+win.resize(1280, 820)   # the default size, not fitted to the offscreen screen: figures stay comparable
 win.show()
 res = {"t_constructed": time.perf_counter() - T0}
 
@@ -142,6 +143,7 @@ from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 from sudokustudio.ui.main_window import MainWindow
 win = MainWindow(settings=QSettings(sys.argv[1], QSettings.IniFormat))
+win.resize(1280, 820)   # the default size, not fitted to the offscreen screen: figures stay comparable
 win.show()
 while not (win.windowHandle() and win.windowHandle().isExposed()):
     app.processEvents()

@@ -109,3 +109,19 @@ def test_the_window_freezes_its_long_lived_objects_out_of_full_collections(qtbot
     assert gc.get_freeze_count() >= before   # everything made before and while building it
     assert len(gc.get_objects()) < gc.get_freeze_count()
     win.close()
+
+
+def test_a_first_start_fits_the_window_to_the_screen(qtbot, settings):
+    from PySide6.QtCore import QSize
+
+    from sudokustudio.ui.main_window import DEFAULT_SIZE, first_size
+
+    assert first_size(QSize(1920, 1050)) == DEFAULT_SIZE
+    assert first_size(QSize(1366, 728)) == QSize(1280, 688)    # a 1366x768 laptop under its panel
+    assert first_size(QSize(1024, 600)) == QSize(1004, 560)
+    assert first_size(QSize(300, 200)) == QSize(640, 480)      # never below a usable size
+    win = MainWindow(settings=settings, warm_up=False)         # no saved geometry: a first start
+    qtbot.addWidget(win)
+    expected = first_size(win.screen().availableGeometry().size())
+    assert win.size() == expected.expandedTo(win.minimumSizeHint()), (win.size(), expected)
+    win.close()

@@ -6,7 +6,7 @@ import importlib
 import logging
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QSettings, QSize, QTimer
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMainWindow, QMessageBox, QTabWidget, QWidget
 from pyqtgraph.util.garbage_collector import GarbageCollector
@@ -30,8 +30,16 @@ def load_tab_classes(names: list[str] | None = None):
 #: seconds closing the window waits for runs and background work, all of it together; batches still
 #: running then are abandoned (daemon threads; their runs resume from the store next time)
 CLOSE_DEADLINE = 1.5
+#: the window's size at a first start (no saved geometry), where the screen has room for it
+DEFAULT_SIZE = QSize(1280, 820)
 #: a tab shown this long has its kernel groups loaded in the background (``kernel_groups``)
 PRELOAD_AFTER_MS = 500
+
+
+def first_size(available: QSize) -> QSize:
+    """The window's first size: DEFAULT_SIZE, shrunk to fit the screen's free area (a 1366x768
+    laptop leaves ~1366x730 under its panels: 820 pixels would hide the status bar)."""
+    return DEFAULT_SIZE.boundedTo(QSize(max(640, available.width() - 20), max(480, available.height() - 40)))
 
 
 def freeze_long_lived() -> None:
@@ -78,7 +86,8 @@ class MainWindow(QMainWindow):
         if geo is not None:
             self.restoreGeometry(geo)
         else:
-            self.resize(1280, 820)
+            screen = self.screen()
+            self.resize(first_size(screen.availableGeometry().size()) if screen is not None else DEFAULT_SIZE)
         idx = self.settings.value("main/tab", 0, int)
         if 0 <= idx < self.tabs.count():
             self.tabs.setCurrentIndex(idx)
