@@ -184,6 +184,13 @@ def test_the_w_plot_says_why_it_is_empty(qtbot, settings):
     _redrawn(qtbot, tab)
     assert "start a generator" in tab.metric_note.toPlainText()
     assert threads and threading.main_thread() not in threads
+    # the note wraps to the plot's width, at the window's size and after it shrinks
+    for width in (1280, 900):
+        tab.resize(width, 700)
+        tab.show()
+        qtbot.waitExposed(tab)
+        plot_width = tab.metric_plot.getViewBox().width()
+        qtbot.waitUntil(lambda: tab.metric_note.boundingRect().width() <= plot_width, timeout=5000)
     tab.shutdown()
 
 

@@ -227,6 +227,7 @@ class GeneratorsTab(QWidget):
         self.metric_plot.showGrid(x=True, y=True, alpha=0.2)
         self.metric_note = pg.TextItem("", color="#555555", anchor=(0.5, 0.5))
         self.metric_plot.addItem(self.metric_note, ignoreBounds=True)
+        self.metric_plot.getViewBox().sigResized.connect(self._fit_metric_note)
         for plot in (self.hist_plot, self.metric_plot):
             cache_axes(plot)
         # shares settle as a run grows: a range framed on its first few puzzles (a share of 1)
@@ -491,6 +492,7 @@ class GeneratorsTab(QWidget):
                                        y=(min(b[2] for b in m_bounds), max(b[3] for b in m_bounds)))
             if self.metric_note.toPlainText() != d.note:
                 self.metric_note.setText(d.note)
+                self._fit_metric_note()
             if d.note:
                 vb = self.metric_plot.getViewBox()
                 (x0, x1), (y0, y1) = vb.viewRange()
@@ -503,6 +505,13 @@ class GeneratorsTab(QWidget):
                     legend.removeItem(item)
                 del self._curves[(pid, key)]
                 self._versions.pop((which, key), None)
+
+    def _fit_metric_note(self, *_) -> None:
+        """Wrap the empty difficulty plot's note to the plot's width (a line wider than the plot
+        was cut at both ends)."""
+        width = 0.9 * self.metric_plot.getViewBox().width()
+        if width > 0 and abs(self.metric_note.textItem.textWidth() - width) > 1:
+            self.metric_note.setTextWidth(width)
 
     def _fill_table(self, d: GenDrawing) -> None:
         """The comparison table; its headers are rebuilt only when the columns change, and
