@@ -80,10 +80,14 @@ def test_run_stop_reopen_resume(qtbot, settings, tmp_path, messages):
 
 def test_the_left_panel_follows_the_selected_run_and_the_kind(qtbot, settings, messages):
     tab = _grids_tab(qtbot, settings)
+    tab._update_panel()
+    assert tab.progress.format() == "RE target: no run"    # not a share of nothing
     grids = tab.start_run()
     qtbot.waitUntil(lambda: grids.run.batches_done >= 2, timeout=60_000)
     tab.stop_run()
     qtbot.waitUntil(lambda: grids.run.finished, timeout=5_000)
+    tab._tick()
+    assert tab.progress.format() == "RE target: %p%"
     tab.what.setCurrentIndex(1)
     tab.mmethod.setCurrentIndex(tab.mmethod.findData("path"))
     minimals = tab.start_run()

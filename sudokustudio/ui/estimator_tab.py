@@ -497,13 +497,19 @@ class EstimatorTab(QWidget):
             self.status_label.setText("No run of this kind selected.  Choose an estimator and press Start, "
                                       "or select a stored run.")
             self.progress.setValue(0)
+            self._set_progress_format("RE target: no run")   # not "0%": there is nothing to measure
             self.warning_label.setVisible(False)
             return
         self.estimate_label.setText(panel.headline)
         self.status_label.setText("<br>".join([f"<b>{panel.lines[0]}</b>", *panel.lines[1:]]))
+        self._set_progress_format("RE target: %p%")
         self.progress.setValue(int(1000 * panel.progress))
         self.warning_label.setText(panel.warning)
         self.warning_label.setVisible(bool(panel.warning))
+
+    def _set_progress_format(self, text: str) -> None:
+        if self.progress.format() != text:
+            self.progress.setFormat(text)
 
     def _update_buttons(self) -> None:
         live = self.model.live
