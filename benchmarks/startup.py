@@ -41,7 +41,7 @@ from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 from sudokustudio.ui.main_window import MainWindow
 win = MainWindow(settings=QSettings(sys.argv[1], QSettings.IniFormat))
-win.resize(1280, 820)   # the default size, not fitted to the offscreen screen: figures stay comparable
+win.resize(1280, 820)   # the default size unfitted to the offscreen screen, as a baseline checkout has it
 win.show()
 res = {"t_constructed": time.perf_counter() - T0}
 
@@ -143,7 +143,7 @@ from PySide6.QtWidgets import QApplication
 app = QApplication(sys.argv[:1])
 from sudokustudio.ui.main_window import MainWindow
 win = MainWindow(settings=QSettings(sys.argv[1], QSettings.IniFormat))
-win.resize(1280, 820)   # the default size, not fitted to the offscreen screen: figures stay comparable
+win.resize(1280, 820)   # the default size unfitted to the offscreen screen, as a baseline checkout has it
 win.show()
 while not (win.windowHandle() and win.windowHandle().isExposed()):
     app.processEvents()

@@ -83,14 +83,14 @@ class StallMeter:
 def _window():
     from PySide6.QtCore import QSettings
 
-    from sudokustudio.ui.main_window import MainWindow
+    from sudokustudio.ui.main_window import DEFAULT_SIZE, MainWindow
 
     folder = tempfile.mkdtemp()
     os.environ["SUDOKUSTUDIO_DATA"] = folder
     win = MainWindow(settings=QSettings(os.path.join(folder, "s.ini"), QSettings.IniFormat))
     # a first start fits the window to the screen (offscreen: 800x800); stalls are measured at the
     # full default size, as before that, so that figures stay comparable
-    win.resize(1280, 820)
+    win.resize(DEFAULT_SIZE)
     win.show()
     return win
 
