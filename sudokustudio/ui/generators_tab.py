@@ -492,7 +492,6 @@ class GeneratorsTab(QWidget):
                                        y=(min(b[2] for b in m_bounds), max(b[3] for b in m_bounds)))
             if self.metric_note.toPlainText() != d.note:
                 self.metric_note.setText(d.note)
-                self._fit_metric_note()
             if d.note:
                 vb = self.metric_plot.getViewBox()
                 (x0, x1), (y0, y1) = vb.viewRange()
