@@ -325,27 +325,29 @@ def test_4x4_mixtures_of_sizes_agree_with_exhaustive_count(method, s, per_grid, 
 
 @pytest.mark.parametrize("s, floors, per_grid", [([8, 10], [0, 6], [3, 2]), ([7, 9, 11], [0, 5, 6], [2, 1.5, 0.5])])
 def test_4x4_plans_agree_with_exhaustive_count(s, floors, per_grid, exact_4x4_minimals):
-    """A plan: each size searched down to its own floor, each c counted only by the sizes made
-    for it (the highest floor at or below c): unbiased per c and for the total."""
+    """A plan: each size searched down to its own floor, each c counted by every size that
+    searches down to it (balance heuristic): unbiased per c and for the total."""
     job = MinimalsJob("subsets", "2x2", s=s, min_clues=floors, per_grid=per_grid, grids_per_batch=200)
     assert job.floor_mix == tuple(floors) and job.spec["min_clues"] == floors
-    assert job.owners(4) == (0,) and job.owners(6) == (len(s) - 1,)
+    assert job.owners(4) == (0,) and job.owners(6) == tuple(range(len(s)))
     _assert_agrees_with_4x4_counts(job, 25, exact_4x4_minimals)
 
 
-def test_plan_owners_pick_the_sizes_made_for_each_clue_count():
+def test_plan_owners_are_the_sizes_that_search_down_to_each_clue_count():
     from sudokustudio.sudoku.estimate.minimals import method_factor, plan_owners
 
     s, floors = (30, 31, 34), (0, 28, 29)
     assert [plan_owners(s, floors, c) for c in (22, 27, 28, 29, 31, 34, 35)] == \
-        [(0,), (0,), (1,), (2,), (2,), (2,), ()]
+        [(0,), (0,), (0, 1), (0, 1, 2), (1, 2), (2,), ()]
     assert plan_owners((29, 31), (0, 0), 30) == (1,) and plan_owners((29, 31), (0, 0), 25) == (0, 1)
     job = MinimalsJob("subsets", s=list(s), min_clues=list(floors), per_grid=[48, 8, 1])
-    # c = 28 is seen by 30- and 31-clue probes, but only the 31's count: their share and odds
-    assert job.factor(28) == pytest.approx(57 / 8 * method_factor("subsets", 81, 28, 31))
+    # c = 28 is seen by 30- and 31-clue probes and both count: each find weighs the same, so the
+    # factor is 1 / (their shares times their odds), summed
+    seen_28 = 48 / 57 / method_factor("subsets", 81, 28, 30) + 8 / 57 / method_factor("subsets", 81, 28, 31)
+    assert job.factor(28) == pytest.approx(1 / seen_28)
     assert job.factor(25) == pytest.approx(57 / 48 * method_factor("subsets", 81, 25, 30))
     owns = job.ownership()
-    assert owns[:, 28].tolist() == [0, 1, 0] and owns[:, 30].tolist() == [0, 0, 1] and owns[:, 20].tolist() == [1, 0, 0]
+    assert owns[:, 28].tolist() == [1, 1, 0] and owns[:, 30].tolist() == [1, 1, 1] and owns[:, 20].tolist() == [1, 0, 0]
     assert MinimalsJob.from_spec(job.spec).floor_mix == floors
     for bad in (dict(min_clues=[0, 28]), dict(min_clues=[0, 32, 29])):
         with pytest.raises(ValueError, match="min-clues"):

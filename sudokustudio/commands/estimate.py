@@ -60,7 +60,7 @@ def register(sub) -> None:
                    help="subsets: count only minimals of at least C clues; the search inside a subset stops "
                         "there, so large subsets become cheap: the tail c >= 29 with --s 34 --min-clues 29.  "
                         "One floor per size makes a plan: --s 30,31,33 --min-clues 0,28,29 --per-grid 48,20,1.5 "
-                        "counts each c only in the subsets with the highest floor at or below it")
+                        "counts each c in every size that searches down to it, each find weighed the same")
     m.add_argument("--s", type=limits.whole_list(1, 81), default=None,
                    help="subsets: size of the random clue set (default 30), or sizes separated by "
                         "commas for a mixture (e.g. 29,31 --per-grid 48,4: every count weighed by the "

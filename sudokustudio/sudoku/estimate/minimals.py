@@ -291,26 +291,26 @@ def mixture_factor(method: str, N: int, c: int, s_mix, per_grid_mix, owners=None
 
 
 def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
-    """The sizes of a plan whose counts of c are kept: of those that can hold c and search
-    down to c (s >= c >= floor), the ones with the highest floor, i.e. the probes made for
-    that clue count (a 34-clue subset searched to 29 clues owns c >= 29, not a 30-clue
-    subset searched to the bottom).  Ties (a plain mixture: one floor) share c by the
-    balance heuristic."""
-    able = [i for i, (s, f) in enumerate(zip(s_mix, floor_mix)) if f <= c <= s]
-    if not able:
-        return ()
-    top = max(floor_mix[i] for i in able)
-    return tuple(i for i in able if floor_mix[i] == top)
+    """The sizes of a plan whose counts of c are kept: every size that can hold c and searches
+    down to it (s >= c >= floor), weighed by the balance heuristic (:func:`mixture_factor`:
+    every find counts the same, whichever size made it).  In the best combination the
+    30-clue subsets searched to the bottom also see c = 28..31 and the 31-clue ones c = 29..31;
+    keeping those finds (about a fifth of c = 28's weight, an eighth of c = 29's) cut the
+    variance of c = 28 1.30-1.33x, of c = 29 1.24-1.29x and of the total 1.09-1.12x against
+    counting each c only in the sizes with the highest floor (2026-11-29: the same 688,000
+    grids of two 280-s runs, each half read both ways)."""
+    return tuple(i for i, (s, f) in enumerate(zip(s_mix, floor_mix)) if f <= c <= s)
 
 
 #: The best combination for the total (issue 18; `estimate minimals` without --method): each range
 #: of c from the subsets made for it: 30-clue subsets searched to the bottom for c <= 27, 31
 #: searched down to 28 for c = 28, 33 searched down to 29 for c >= 29 (the floor's sets are cheap:
-#: minimal_sets).  The shares of CPU follow sqrt(variance x CPU-s) of each part of the total
-#: (Neyman's allocation), measured 2026-11-29 on 2 threads: 3.28 and 2.31 (x1e14) for the first
-#: two parts (150 s, seed 31; 17.0 and 28.3 us a probe), ~3.1 for the tail in 33-clue subsets
-#: (c = 29 1.9-2.2 in two seeds at 456-535 us a probe; c = 30 from its find rate), so 48, 20 and
-#: 1.5 probes a grid.  34-clue subsets (c = 29: 2.6-3.2 at ~3 ms a probe) projected the total to
+#: minimal_sets); the larger c a smaller size also sees keep its finds (:func:`plan_owners`).
+#: The shares of CPU follow sqrt(variance x CPU-s) of each part of the total (Neyman's
+#: allocation), measured 2026-11-29 on 2 threads: 3.28 and 2.31 (x1e14) for the first two parts
+#: (150 s, seed 31; 17.0 and 28.3 us a probe), ~3.1 for the tail in 33-clue subsets (c = 29
+#: 1.9-2.2 in two seeds at 456-535 us a probe; c = 30 from its find rate), so 48, 20 and 1.5
+#: probes a grid.  34-clue subsets (c = 29: 2.6-3.2 at ~3 ms a probe) projected the total to
 #: 0.071-0.076% in 24 core-hours in two ten-minute runs, 33 to 0.060%; c = 22..27 get ~37% of the
 #: CPU (RE x1.6 of a run of 30-clue subsets alone: for those classes alone, --s 30).
 BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 20, 1.5]}
@@ -399,8 +399,8 @@ class MinimalsJob(BatchJob):
             if N < 81:
                 grids_per_batch *= 50
         # a plan: subsets of each size searched down to their own floor (min_clues, one per
-        # size); each c counted by the sizes made for it (plan_owners).  Without it every size
-        # searches down to c_lo.
+        # size); each c counted by every size that searches down to it (plan_owners).  Without
+        # it every size searches down to c_lo.
         if min_clues is None:
             floor_mix = [c_lo] * len(s_mix)
         else:
