@@ -256,3 +256,21 @@ def test_clue_plot_range_follows_the_shares_down(qtbot, settings):
     top = view.viewRange()[1][1]
     assert 1.45 * high <= top <= 1.45 * high / 0.6 + 1e-9
     tab.shutdown()
+
+
+def test_a_narrow_window_narrows_the_table_not_the_plots(qtbot, settings):
+    """At 800 px the plots keep their minimum width (title and legend whole) and the metric plot
+    its height; the table, which scrolls, gives the width up."""
+    from sudokustudio.ui.generators_tab import PLOTS_MIN_WIDTH, GeneratorsTab
+
+    tab = GeneratorsTab(settings)
+    qtbot.addWidget(tab)
+    tab.resize(800, 560)
+    tab.show()
+    qtbot.waitExposed(tab)
+    qtbot.waitUntil(lambda: tab.hist_plot.width() >= PLOTS_MIN_WIDTH, timeout=5000)
+    assert tab.table.width() < tab.hist_plot.width()
+    assert tab.metric_plot.height() >= 130
+    title = tab.hist_plot.getPlotItem().titleLabel
+    assert title.boundingRect().width() <= tab.hist_plot.width()
+    tab.shutdown()
