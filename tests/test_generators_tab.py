@@ -261,7 +261,7 @@ def test_clue_plot_range_follows_the_shares_down(qtbot, settings):
 def test_a_narrow_window_narrows_the_table_not_the_plots(qtbot, settings):
     """At 800 px the plots keep their minimum width (title and legend whole) and the metric plot
     its height; the table, which scrolls, gives the width up."""
-    from sudokustudio.ui.generators_tab import PLOTS_MIN_WIDTH, GeneratorsTab
+    from sudokustudio.ui.generators_tab import METRIC_MIN_HEIGHT, PLOTS_MIN_WIDTH, GeneratorsTab
 
     tab = GeneratorsTab(settings)
     qtbot.addWidget(tab)
@@ -270,7 +270,7 @@ def test_a_narrow_window_narrows_the_table_not_the_plots(qtbot, settings):
     qtbot.waitExposed(tab)
     qtbot.waitUntil(lambda: tab.hist_plot.width() >= PLOTS_MIN_WIDTH, timeout=5000)
     assert tab.table.width() < tab.hist_plot.width()
-    assert tab.metric_plot.height() >= 130
+    assert tab.metric_plot.height() >= METRIC_MIN_HEIGHT
     title = tab.hist_plot.getPlotItem().titleLabel
     assert title.boundingRect().width() <= tab.hist_plot.width()
     tab.shutdown()

@@ -29,8 +29,9 @@ from sudokustudio.ui.style import SERIES
 from sudokustudio.ui.widgets.steady_plot import StagedUpdates, SteadyRange, cache_axes, set_title
 from sudokustudio.ui.widgets.table_fill import fill_table
 
-#: the plots keep this width when the window is narrow (the clue-count title and legend fit)
-PLOTS_MIN_WIDTH = 460
+#: a narrow window takes its width from the table (it scrolls), not from the plots (at 1024 px
+#: they had 380, their title and legend cut off); a short one keeps the metric plot's ticks apart
+PLOTS_MIN_WIDTH, METRIC_MIN_HEIGHT = 460, 130
 #: what an export writes: everything, or the first puzzle of each isomorphism class (sudoku.canon)
 EXPORT_CHOICES = ["All puzzles", "One per isomorphism class"]
 
@@ -135,11 +136,7 @@ class GeneratorsTab(QWidget):
             bar.addWidget(w)
         outer.addLayout(bar)
         split = QSplitter(Qt.Horizontal)
-        plots = self._plots()
-        # a narrow window takes its width from the table (it scrolls), not from the plots: at
-        # 1024 px the plots had 380 px, their title and legend cut off
-        plots.setMinimumWidth(PLOTS_MIN_WIDTH)
-        split.addWidget(plots)
+        split.addWidget(self._plots())
         split.setCollapsible(0, False)
         self.table = QTableWidget()
         self.table.setEditTriggers(QAbstractItemView.NoEditTriggers)
@@ -245,9 +242,8 @@ class GeneratorsTab(QWidget):
         plots.addWidget(self.hist_plot)
         plots.addWidget(self.metric_plot)
         plots.setSizes([500, 250])
-        # a short window: under ~120 px the metric plot's ticks ran together
-        self.metric_plot.setMinimumHeight(130)
-        plots.setCollapsible(1, False)
+        plots.setMinimumWidth(PLOTS_MIN_WIDTH)
+        self.metric_plot.setMinimumHeight(METRIC_MIN_HEIGHT)
         return plots
 
     def _collection_bar(self) -> QHBoxLayout:
