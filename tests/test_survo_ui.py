@@ -245,3 +245,20 @@ def test_new_puzzle_dialog_checks_its_input(qtbot, monkeypatch):
     d._check()
     assert d.result() == 1
     assert d.values() == dict(m=6, n=8, level="expert", givens=2, number=4)
+
+
+def test_toolbar_wraps_to_two_rows_in_a_narrow_tab(qtbot, tab):
+    """Wide: the file buttons follow the play buttons in one row; narrow: they move to a second
+    row, every button inside the tab (no sideways scrolling), and the puzzle's name heads the
+    side panel."""
+    def top(w):
+        return w.mapTo(tab, w.rect().topLeft()).y()
+
+    save, hint = tab.save_button, tab.hint_button
+    assert tab.title_label.text().startswith("Worked example")
+    assert top(save) == top(hint)
+    tab.resize(760, 700)
+    qtbot.waitUntil(lambda: top(save) >= top(hint) + hint.height(), timeout=5000)
+    assert save.mapTo(tab, save.rect().topRight()).x() <= tab.width()
+    tab.resize(1100, 700)
+    qtbot.waitUntil(lambda: top(save) == top(hint), timeout=5000)

@@ -17,9 +17,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer, Slot
 from PySide6.QtGui import QAction, QColor, QFont, QFontMetrics, QKeySequence, QUndoCommand, QUndoStack
-from PySide6.QtWidgets import (QCheckBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLabel, QListWidget,
-                               QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton, QScrollArea,
-                               QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget)
+from PySide6.QtWidgets import (QBoxLayout, QCheckBox, QDialog, QFileDialog, QGridLayout, QHBoxLayout, QLabel,
+                               QListWidget, QListWidgetItem, QMenu, QMessageBox, QProgressBar, QPushButton,
+                               QSizePolicy, QSplitter, QTabWidget, QToolButton, QVBoxLayout, QWidget)
 
 from sudokustudio.models.survo import SurvoModel
 from sudokustudio.survo.puzzle import SurvoFormatError, SurvoPuzzle
@@ -117,16 +117,7 @@ class SurvoTab(QWidget):
         page = QWidget()
         self.board_page = page
         lay = QVBoxLayout(page)
-        # the toolbar scrolls sideways in a narrow window rather than setting the window's minimum width
-        bar_holder = QWidget()
-        bar_holder.setLayout(self._toolbar())
-        bar_scroll = QScrollArea()
-        bar_scroll.setWidget(bar_holder)
-        bar_scroll.setWidgetResizable(True)
-        bar_scroll.setFrameShape(QScrollArea.NoFrame)
-        bar_scroll.setVerticalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
-        bar_scroll.setFixedHeight(bar_holder.sizeHint().height() + bar_scroll.horizontalScrollBar().sizeHint().height())
-        lay.addWidget(bar_scroll)
+        lay.addWidget(self._toolbar())
         self.message = QLabel("")
         self.message.setAlignment(Qt.AlignCenter)
         self.message.setWordWrap(True)
@@ -154,12 +145,11 @@ class SurvoTab(QWidget):
         self.busy = QProgressBar()
         self.busy.setRange(0, 0)
         self.busy.setMaximumWidth(160)
-        self.busy.setVisible(False)
         self.cancel_button = QPushButton("Cancel")
         self.cancel_button.setToolTip("Stop generating after the current try")
         self.cancel_button.clicked.connect(self._cancel_generating)
-        self.cancel_button.setVisible(False)
         for w in (self.busy, self.cancel_button):   # their room stays: showing them must not move the board
+            w.setVisible(False)
             policy = w.sizePolicy()
             policy.setRetainSizeWhenHidden(True)
             w.setSizePolicy(policy)
@@ -173,8 +163,17 @@ class SurvoTab(QWidget):
         self.atlas_view.playRequested.connect(self.play_puzzle)
         self.views.addTab(self.atlas_view, "Atlas")
 
-    def _toolbar(self) -> QHBoxLayout:
-        bar = QHBoxLayout()
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        one_row = sum(r.sizeHint().width() for r in self.bar_rows) + 40
+        self.bar.setDirection(QBoxLayout.LeftToRight if self.width() >= one_row else QBoxLayout.TopToBottom)
+
+    def _toolbar(self) -> QWidget:
+        """The play and file buttons in one row, or in two when the tab is narrower (resizeEvent;
+        a bar scrolling sideways hid Save at 800 px); its width is ignored, else one row would
+        set the window's minimum width."""
+        self.bar_rows = (QHBoxLayout(), QHBoxLayout())   # play, file
+        bar = self.bar_rows[0]
 
         def button(text, tip, slot, shortcut=None):
             b = QPushButton(text)
@@ -214,7 +213,7 @@ class SurvoTab(QWidget):
                                         "and the grade (also shown once the puzzle is solved)",
                                         self.show_difficulty, "D")
         self.difficulty_button.setShortcut(QKeySequence("D"))
-        bar.addSpacing(12)
+        bar = self.bar_rows[1]
         self.new_button = button("New puzzle…", "A uniquely solvable puzzle of a chosen size and difficulty",
                                  self.new_puzzle_dialog, "Ctrl+N")
         self.new_button.setShortcut(QKeySequence("Ctrl+N"))
@@ -229,18 +228,28 @@ class SurvoTab(QWidget):
         self.examples_button.setMenu(menu)
         bar.addWidget(self.examples_button)
         button("Open…", "Open a Survo matrix file", self.open_dialog)
-        button("Save…", "Save the puzzle as a Survo matrix file", self.export_file)
-        bar.addStretch(1)
-        self.title_label = QLabel("")
-        self.title_label.setStyleSheet("color: #333; font-weight: bold;")
-        bar.addWidget(self.title_label)
-        return bar
+        self.save_button = button("Save…", "Save the puzzle as a Survo matrix file", self.export_file)
+        self.bar = QBoxLayout(QBoxLayout.LeftToRight)
+        for row in self.bar_rows:
+            self.bar.addLayout(row)
+            self.bar.setAlignment(row, Qt.AlignLeft)
+        self.bar.addStretch(1)
+        holder = QWidget()
+        holder.setLayout(self.bar)
+        holder.setSizePolicy(QSizePolicy.Ignored, QSizePolicy.Fixed)
+        return holder
 
     def _side_panel(self) -> QWidget:
         w = QWidget()
         v = QVBoxLayout(w)
         v.setContentsMargins(6, 0, 0, 0)
         grid = QGridLayout()
+        # the puzzle's name (cut off at the toolbar's end at 1024 px); its line kept: no plot resize
+        self.title_label = QLabel("")
+        self.title_label.setStyleSheet("color: #333; font-weight: bold;")
+        self.title_label.setWordWrap(True)
+        self.title_label.setMinimumHeight(self.title_label.fontMetrics().lineSpacing())
+        v.addWidget(self.title_label)
         self.info_label = QLabel("")
         self.info_label.setWordWrap(True)
         grid.addWidget(self.info_label, 0, 0)
@@ -301,21 +310,18 @@ class SurvoTab(QWidget):
         self.board_widget.set_board(self.board)
         self.show_solution_box.setChecked(False)
         self.hint_label.setText("")
-        self._update_title()
+        self.title_label.setText(self.model.title())
         self._after_change()
         self.views.setCurrentWidget(self.board_page)
         self.board_widget.setFocus()
         self._start_solver()
-
-    def _update_title(self) -> None:
-        self.title_label.setText(self.model.title())
 
     def load_example(self, fname: str) -> None:
         if self.open_file(str(EXAMPLES_DIR / fname)):
             label = dict(EXAMPLES).get(fname)
             if label:
                 self.board.puzzle.name = label
-                self._update_title()
+                self.title_label.setText(self.model.title())
 
     def open_file(self, path: str) -> bool:
         """Open a matrix file; a bad file shows an error and leaves the board as it was."""
