@@ -59,6 +59,25 @@ def test_runs_commit_to_the_store_and_fill_the_rows_and_table(tmp_path):
     assert "guesses" in d.metric_names and model.drawing("W").note.startswith("No W-rating yet")
 
 
+def test_the_drawing_s_table_and_series_agree_while_a_run_finds_its_first_puzzle(tmp_path):
+    """A run's first puzzles may land while a drawing is being made (a worker thread); the
+    table's columns and the series they stand for come from one look at the statistics."""
+    model = GeneratorsModel(CollectionStore(tmp_path / "c.sqlite3"), lambda: EXECUTOR)
+    s = model.start("top-down", 100, seed=4)
+    _wait(lambda: s.run.finished)
+    stats, looks = model.stats, []
+
+    def first_look_empty(series):   # the run had nothing at the first look, 100 puzzles at the next
+        looks.append(series.key)
+        return None if len(looks) == 1 else stats(series)
+
+    model.stats = first_look_empty
+    d = model.drawing("guesses")
+    rows, cols, cells, kinds = d.table
+    assert [k for k in kinds if k != "published"] == ["live"] * len(d.table_series)
+    assert cols[:len(d.table_series)] == [x.name for x in d.table_series]
+
+
 def test_imports_report_progress_and_the_generator_of_our_own_csv(tmp_path, shared_data):
     model = GeneratorsModel(None, lambda: EXECUTOR)
     lines = (shared_data / "controlled_bias" / "001-puzzles.txt").read_text().splitlines()[:4500]

@@ -367,9 +367,11 @@ class GeneratorsModel:
             if len(x):
                 curves.append(SeriesCurves(s.key, s, (s.serial, res.count, res.tries, self.correct, metric), (x, y),
                                            self.metric_curve(s, metric)))
-        live = [s for s in series if self.stats(s) is not None]
+        # the table and its series from one look at the statistics: a run's first puzzles landing
+        # between two looks gave the table a column more than its series (an IndexError in the tab)
+        table, live = self._table(series)
         return GenDrawing(metric, self.correct, self.reference_hist(), curves, self.metric_note(metric),
-                          self.metric_names(), self.table(series), live, self.tail_warnings(live))
+                          self.metric_names(), table, live, self.tail_warnings(live))
 
     def tail_warnings(self, series: list[GenSeries]) -> dict[str, str]:
         """{series name: warning} for the weighted and corrected series whose figures cannot be
@@ -475,7 +477,13 @@ class GeneratorsModel:
     def table(self, series: list[GenSeries] | None = None) -> tuple[list[str], list[str], list[list[str]], list[str]]:
         """(row names, column headers, cells[row][col], column kinds 'live'|'imported'|'published')
         of ``series`` (default: all)."""
-        live = [s for s in (self.series.values() if series is None else series) if self.stats(s) is not None]
+        return self._table(self.series.values() if series is None else series)[0]
+
+    def _table(self, series) -> tuple[tuple, list[GenSeries]]:
+        """:meth:`table` and the series with statistics, its first columns in order."""
+        stats = [(s, self.stats(s)) for s in series]
+        live = [s for s, d in stats if d is not None]
+        stats = dict((s.key, d) for s, d in stats)
         pub_cols = [("seed 002 top-down", PUBLISHED["top-down"]), ("seed 002 bottom-up", PUBLISHED["bottom-up"]),
                     ("seed 002 c-bias", PUBLISHED["controlled-bias"]), ("seed 002 real", PUBLISHED["real"])]
         metric_names = []
@@ -489,7 +497,7 @@ class GeneratorsModel:
         rows += [f"mean {METRIC_TITLES.get(k, k)}" for k in metric_names]
         cols, kinds, cells = [], [], [[] for _ in rows]
         for s in live:
-            d = self.stats(s)
+            d = stats[s.key]
             res = s.current()
             secs = s.run.snapshot(history=False).session_seconds if s.run is not None else 0.0
             rate = res.count / secs if secs > 0 else float("nan")
@@ -525,7 +533,7 @@ class GeneratorsModel:
                 cells[i].append(vals.get(r, ""))
             cols.append(name)
             kinds.append("published")
-        return rows, cols, cells, kinds
+        return (rows, cols, cells, kinds), live
 
 
 #: the table's row of the weighted sampler's clue shares against seed 002's real distribution
