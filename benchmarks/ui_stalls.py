@@ -72,7 +72,9 @@ class StallMeter:
     def stats(self) -> dict:
         import numpy as np
 
-        gaps = np.diff(np.array(self.ticks)) * 1000 - 10 if len(self.ticks) > 1 else np.zeros(1)
+        # a tick's lateness past the 10-ms timer; a tick early (Qt may fire a coarse timer a little
+        # before its time) is no stall, not a negative one
+        gaps = np.maximum(np.diff(np.array(self.ticks)) * 1000 - 10, 0) if len(self.ticks) > 1 else np.zeros(1)
         over = np.nonzero(gaps > 100)[0]
         return {"stalls_over_100ms_at": [[round(self.ticks[i] - self.ticks[0], 2), round(float(gaps[i]))]
                                          for i in over[:20]],
