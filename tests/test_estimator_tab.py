@@ -82,6 +82,7 @@ def test_the_left_panel_follows_the_selected_run_and_the_kind(qtbot, settings, m
     tab = _grids_tab(qtbot, settings)
     tab._update_panel()
     assert tab.progress.format() == "RE target: no run"    # not a share of nothing
+    assert tab.estimate_label.text() == "no estimate yet"     # words, not a lone dash
     grids = tab.start_run()
     qtbot.waitUntil(lambda: grids.run.batches_done >= 2, timeout=60_000)
     tab.stop_run()

@@ -283,7 +283,7 @@ class EstimatorModel:
                  if snap.waiting_for else "starting…"}.get(snap.status, snap.status.value)
         tail_warning = ""
         if snap.units == 0:
-            headline = "–"
+            headline = "no samples yet"
             extra = []
         elif isinstance(job, E.GridCountJob):
             d = job.describe(snap.total)

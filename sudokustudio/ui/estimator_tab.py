@@ -78,7 +78,7 @@ class EstimatorTab(QWidget):
         self.progress.setToolTip("The share of the samples the target relative error needs that are done: "
                                  "the RE falls as 1/√samples, so halving it takes 4× the samples")
         lv.addWidget(self.progress)
-        self.estimate_label = QLabel("–")
+        self.estimate_label = QLabel("no estimate yet")
         f = QFont()
         f.setPointSize(f.pointSize() + 3)
         f.setBold(True)
@@ -493,7 +493,7 @@ class EstimatorTab(QWidget):
     def _update_panel(self) -> None:
         panel = self.model.panel(self.panel_view(), self.target.value() / 100.0)
         if panel is None:
-            self.estimate_label.setText("–")
+            self.estimate_label.setText("no estimate yet")
             self.status_label.setText("No run of this kind selected.  Choose an estimator and press Start, "
                                       "or select a stored run.")
             self.progress.setValue(0)
