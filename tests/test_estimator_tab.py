@@ -236,3 +236,24 @@ def test_the_form_shows_its_labels_whole_in_both_modes(qtbot, settings):
         assert len(shown) >= 5
         for lab in shown:
             assert lab.width() >= lab.minimumSizeHint().width(), (mode, lab.text(), lab.width())
+
+
+def test_a_short_window_scrolls_the_left_column_and_keeps_the_form_whole(qtbot, settings):
+    """At 1024 x 720 a run's wrapped status lines squeezed the form's rows on top of each other;
+    the form now keeps its height and the column scrolls."""
+    tab = EstimatorTab(settings)
+    qtbot.addWidget(tab)
+    tab.what.setCurrentIndex(1)
+    tab.resize(1000, 520)
+    tab.show()
+    qtbot.waitExposed(tab)
+    tab.status_label.setText("\n".join(["a run's status, long enough to wrap in the column"] * 12))
+    tab.warning_label.setText("Heavy tail: the RE cannot be trusted yet at c = 20, 29")
+    tab.warning_label.setVisible(True)
+    qtbot.wait(100)
+    rows = [tab.what, tab.mmethod, tab.s_spin, tab.c_spin]
+    for w in rows:
+        assert w.height() >= w.minimumSizeHint().height(), (w, w.height())
+    tops = [w.mapTo(tab, w.rect().topLeft()).y() for w in rows]
+    bottoms = [w.mapTo(tab, w.rect().bottomLeft()).y() for w in rows]
+    assert all(b < t for b, t in zip(bottoms, tops[1:])), (tops, bottoms)

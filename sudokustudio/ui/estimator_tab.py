@@ -16,8 +16,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFileDialog, QFormLayout, QGroupBox, QHBoxLayout,
                                QHeaderView, QLabel, QListWidget, QListWidgetItem, QMessageBox, QProgressBar,
-                               QPushButton, QSizePolicy, QSpinBox, QSplitter, QStackedWidget, QTableWidget,
-                               QVBoxLayout, QWidget)
+                               QPushButton, QScrollArea, QSizePolicy, QSpinBox, QSplitter, QStackedWidget,
+                               QTableWidget, QVBoxLayout, QWidget)
 
 from sudokustudio.core import limits
 from sudokustudio.jobs.qt import window_executor
@@ -68,9 +68,12 @@ class EstimatorTab(QWidget):
         split = QSplitter(Qt.Horizontal)
         outer.addWidget(split)
         left = QWidget()
-        left.setMaximumWidth(380)
         lv = QVBoxLayout(left)
-        lv.addWidget(self._parameters())
+        params = self._parameters()
+        # the form keeps its height; in a short window the column scrolls (at 1024 x 720 the run's
+        # wrapped status lines had squeezed the form's rows on top of each other)
+        params.setSizePolicy(QSizePolicy.Preferred, QSizePolicy.Fixed)
+        lv.addWidget(params)
         lv.addLayout(self._buttons())
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
@@ -96,7 +99,13 @@ class EstimatorTab(QWidget):
         self.warning_label.setVisible(False)
         lv.addWidget(self.warning_label)
         lv.addWidget(self._runs_box(), 1)
-        split.addWidget(left)
+        column = QScrollArea()
+        column.setWidget(left)
+        column.setWidgetResizable(True)
+        column.setFrameShape(QScrollArea.NoFrame)
+        column.setHorizontalScrollBarPolicy(Qt.ScrollBarAlwaysOff)
+        column.setMaximumWidth(380)
+        split.addWidget(column)
         split.addWidget(self._plots())
         split.setSizes([370, 910])
         self._mode_changed()
@@ -479,7 +488,7 @@ class EstimatorTab(QWidget):
                 self.mre_plot.show_runs([(s.label, s.colour, s.x, s.y) for s in rel], guide)
                 of_total = c_focus == TOTAL
                 focus = "of the total" if of_total else f"at c = {c_focus}"
-                set_title(self.mre_plot, f"relative error {focus} against compute time", color="k", size="10pt")
+                set_title(self.mre_plot, f"relative error {focus}", color="k", size="10pt")   # the axes say the rest
                 set_axis_label(self.mre_plot, "left", f"relative error {'of the total' if of_total else 'at c'} (%)")
 
             stages = [bar_plot, table, rel_err]
