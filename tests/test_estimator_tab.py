@@ -257,3 +257,11 @@ def test_a_short_window_scrolls_the_left_column_and_keeps_the_form_whole(qtbot, 
     tops = [w.mapTo(tab, w.rect().topLeft()).y() for w in rows]
     bottoms = [w.mapTo(tab, w.rect().bottomLeft()).y() for w in rows]
     assert all(b < t for b, t in zip(bottoms, tops[1:])), (tops, bottoms)
+    # at about the window's first size (1280 x 820, the tab ~740 high) the column fits: the run
+    # list takes the room left, its preferred height does not add a scroll bar
+    from PySide6.QtWidgets import QScrollArea
+
+    (column,) = [a for a in tab.findChildren(QScrollArea) if a.widget() is tab.run_list.parentWidget().parentWidget()]
+    tab.status_label.setText("#1 subsets s=30 — paused\n" + "\n".join(["a line of the run's status"] * 6))
+    tab.resize(1280, 740)
+    qtbot.waitUntil(lambda: not column.verticalScrollBar().isVisible(), timeout=5000)

@@ -211,6 +211,10 @@ class EstimatorTab(QWidget):
         self.run_list.itemChanged.connect(self._run_ticked)
         self.run_list.currentItemChanged.connect(lambda *_: self._selection_changed())
         self.run_list.itemDoubleClicked.connect(lambda it: self.resume_selected())
+        # the list takes the room left, from 4 lines up: its preferred height made the scrolling
+        # column taller than a 1280 x 820 window
+        self.run_list.setSizePolicy(QSizePolicy.Expanding, QSizePolicy.Ignored)
+        self.run_list.setMinimumHeight(4 * self.run_list.fontMetrics().lineSpacing() + 8)
         rv.addWidget(self.run_list)
         rrow = QHBoxLayout()
         self.export_btn = QPushButton("Export…")
