@@ -106,10 +106,11 @@ class ConvergencePlot(pg.PlotWidget):
         self.showGrid(x=True, y=True, alpha=0.25)
         major_grid_only(self)
         self.ref_line = pg.InfiniteLine(pos=1.0, angle=0, pen=_pen("k", 1, Qt.DashLine),
-                                        label="reference", labelOpts={"position": 0.02, "color": "k",
-                                                                      # left-aligned above the line: centred
-                                                                      # at 5% it lost its first letters
-                                                                      "anchors": [(0, 1), (0, 1)]})
+                                        label="reference", labelOpts={"position": 0.99, "color": "k",
+                                                                      # right-aligned above the line's end,
+                                                                      # away from the early swings (centred
+                                                                      # at 5% it lost its first letters)
+                                                                      "anchors": [(1, 1), (1, 1)]})
         self.addItem(self.ref_line)
         self._legend = _Legend(self, (10, 10))
         self._series = _Series(self)
