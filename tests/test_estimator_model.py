@@ -177,8 +177,13 @@ def test_the_best_combination_is_a_plan_and_its_label_says_so(tmp_path):
 
     job = EstimatorParams(MINIMALS, minimal_method=BEST).job()
     assert job.spec == MinimalsJob.best().spec and job.floor_mix == (0, 28, 29)
-    assert job_label(job, 7) == "#7 subsets s=30,31≥28,33≥29"
-    assert spec_label(job.kind, job.spec) == "subsets s=30,31≥28,33≥29"
+    assert job_label(job, 7) == "#7 best combination"
+    assert spec_label(job.kind, job.spec) == "best combination"
+    biased = MinimalsJob.best("random")
+    assert job_label(biased) == "best combination (biased)" and spec_label(biased.kind, biased.spec).endswith("BIASED")
+    # the same sizes with other probe numbers are another plan: its label names them
+    other = MinimalsJob("subsets", s=[30, 31, 33], min_clues=[0, 28, 29], per_grid=[48, 20, 3])
+    assert spec_label(other.kind, other.spec) == "subsets s=30,31≥28,33≥29"
     assert spec_label(job.kind, MinimalsJob("subsets", s=[29, 31]).spec) == "subsets s=29,31"
     assert EstimatorParams(MINIMALS, minimal_method=BEST, grid_source="random").job().biased
     assert not MinimalsJob("subsets", s=[29, 31]).is_plan and not MinimalsJob("subsets", s=34, c_lo=29).is_plan

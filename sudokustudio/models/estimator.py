@@ -13,6 +13,7 @@ import csv
 import json
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -67,6 +68,8 @@ def job_label(job, run_id: int | None = None) -> str:
     rid = f"#{run_id} " if run_id is not None else ""
     if isinstance(job, E.GridCountJob):
         return f"{rid}{job.box} {job.method}"
+    if is_best_plan(job.spec):
+        return f"{rid}best combination{' (biased)' if job.biased else ''}"
     extra = f" s={sizes_text(job.s_mix, job.spec.get('min_clues'))}" if job.method in ("subsets", "supersets") else ""
     return f"{rid}{job.method}{extra}{' (biased)' if job.biased else ''}"
 
@@ -78,10 +81,23 @@ def sizes_text(s, floors=None) -> str:
     return ",".join(f"{n}≥{f}" if f else f"{n}" for n, f in zip(sizes, floors))
 
 
+@lru_cache(maxsize=1)
+def _best_spec() -> tuple:
+    return tuple((k, v) for k, v in E.MinimalsJob.best().spec.items() if k != "grid_source")
+
+
+def is_best_plan(spec: dict) -> bool:
+    """Whether a minimal-count spec is the best combination's plan (either grid source): its
+    label says "best combination", not its sizes and floors (which overran the plots' legends)."""
+    return all(spec.get(k) == v for k, v in _best_spec())
+
+
 def spec_label(kind: str, spec: dict) -> str:
     """The label of a stored run from its spec (no job built: cheap for long lists)."""
     if kind == E.GridCountJob.kind:
         return f"{spec.get('box')} {spec.get('method')}"
+    if is_best_plan(spec):
+        return "best combination" + (" BIASED" if spec.get("grid_source") == "random" else "")
     text = str(spec.get("method"))
     if spec.get("method") in ("subsets", "supersets"):
         text += f" s={sizes_text(spec.get('s'), spec.get('min_clues'))}"
