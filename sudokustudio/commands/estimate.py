@@ -275,7 +275,8 @@ def _run_minimals(args, job, method: str) -> int:
                     "biased": job.biased, "seed": args.seed})
         return 1 if out.errors else 0
     label = " (BIASED grid source)" if job.biased else ""
-    print(f"minimal puzzles per grid by {method}{label}: {d['samples']} grids, {d['probes']} probes, "
+    by = "the best combination" if method == "best" else method
+    print(f"minimal puzzles per grid by {by}{label}: {d['samples']} grids, {d['probes']} probes, "
           f"{out.seconds:.2f} s")
     print(f"{'c':>3} {'found':>9} {'per grid':>12} {'RE':>8} {'ESS':>9} {'max':>7}")
     for c, v in sorted(d["per_c"].items(), key=lambda kv: int(kv[0])):
