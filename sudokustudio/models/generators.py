@@ -481,9 +481,9 @@ class GeneratorsModel:
 
     def _table(self, series) -> tuple[tuple, list[GenSeries]]:
         """:meth:`table` and the series with statistics, its first columns in order."""
-        stats = [(s, self.stats(s)) for s in series]
-        live = [s for s, d in stats if d is not None]
-        stats = dict((s.key, d) for s, d in stats)
+        looked = [(s, self.stats(s)) for s in series]
+        live = [s for s, d in looked if d is not None]
+        stats_of = {s.key: d for s, d in looked}
         pub_cols = [("seed 002 top-down", PUBLISHED["top-down"]), ("seed 002 bottom-up", PUBLISHED["bottom-up"]),
                     ("seed 002 c-bias", PUBLISHED["controlled-bias"]), ("seed 002 real", PUBLISHED["real"])]
         metric_names = []
@@ -497,7 +497,7 @@ class GeneratorsModel:
         rows += [f"mean {METRIC_TITLES.get(k, k)}" for k in metric_names]
         cols, kinds, cells = [], [], [[] for _ in rows]
         for s in live:
-            d = stats[s.key]
+            d = stats_of[s.key]
             res = s.current()
             secs = s.run.snapshot(history=False).session_seconds if s.run is not None else 0.0
             rate = res.count / secs if secs > 0 else float("nan")

@@ -165,7 +165,7 @@ class SurvoTab(QWidget):
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
-        one_row = sum(r.sizeHint().width() for r in self.bar_rows) + 40
+        one_row = sum(r.sizeHint().width() for r in self.bar_rows) + 40   # + the page's margins, spacing
         self.bar.setDirection(QBoxLayout.LeftToRight if self.width() >= one_row else QBoxLayout.TopToBottom)
 
     def _toolbar(self) -> QWidget:
