@@ -76,8 +76,9 @@ def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
     view = AtlasView(settings)
     qtbot.addWidget(view)
     assert view.swaps_table.item(1, 0).text() == str(SEED_SWAPS_4x4[0])
+    assert view.seed_box.isHidden()            # 3×4 selected: no seed tables to compare, no room taken
     view.set_result(job_result, complete=True)
-    assert view.swaps_table.item(2, 0).text() == "0"
+    assert view.swaps_table.item(2, 0).text() == "0" and not view.seed_box.isHidden()
     legend = view.swaps_plot.getPlotItem().legend
     assert [label.text for _, label in legend.items] == ["computed", "seed 001"]   # seed bars beside
     # a real file round trip (2x4) selects the size and lists the puzzles
@@ -92,6 +93,7 @@ def test_seed_tables_shown_for_a_4x4_file(qtbot, settings, tmp_path):
     qtbot.waitUntil(lambda: not view.charts_pending)
     assert view.selected_size() == (2, 4) and view.model.rowCount() == 62
     assert not legend.items   # no seed bars beside a 2×4 atlas, no legend rows
+    assert view.seed_box.isHidden()
     # a shown result's columns are fitted a turn of the event loop later (not in the refresh's
     # own turn); then "#" has room for the largest number a sort brings up
     view.table.setColumnWidth(0, 300)

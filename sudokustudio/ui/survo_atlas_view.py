@@ -122,6 +122,7 @@ class AtlasView(QWidget):
         bl = QHBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)
         seed_box = QGroupBox("Seed 001 (open 4×4) beside this run")
+        self.seed_box = seed_box   # shown for 4×4 only: other sizes have no seed tables to compare
         sl = QVBoxLayout(seed_box)
         self.swaps_table = QTableWidget(3, 10)
         self.swaps_table.setVerticalHeaderLabels(["swaps", "seed 001", "computed"])
@@ -182,7 +183,7 @@ class AtlasView(QWidget):
             self.size_box.addItem(size_label(m, n), (m, n))
         self.size_box.setCurrentIndex(SIZES.index((3, 4)))
         self.size_box.setToolTip("Rows × columns of the open puzzles to enumerate (S = published count); "
-                                 "the predicted cost shows below before a run")
+                                 "the predicted cost shows below before a run; 4×4 shows seed 001's tables beside")
         self.size_box.currentIndexChanged.connect(lambda _: self._size_changed())
         bar.addWidget(self.size_box)
         self.run_btn = QPushButton("Run")
@@ -415,6 +416,7 @@ class AtlasView(QWidget):
     def _size_changed(self) -> None:
         m, n = self.selected_size()
         self.atlas.select(m, n)
+        self.seed_box.setVisible((m, n) == (4, 4))
         live = self.runner is not None and self.runner.live
         self.run_btn.setEnabled(self.atlas.runnable and not live)
         self.prediction.setText(self.atlas.prediction_text())
@@ -547,6 +549,7 @@ class AtlasView(QWidget):
 
     def _show_seed_tables(self, result: A.AtlasResult | None = None, complete: bool = True) -> None:
         seed = self.atlas.seed_comparison(result, complete)
+        self.seed_box.setVisible(result is not None or self.selected_size() == (4, 4))
         for table, cells in ((self.swaps_table, seed.swaps_cells), (self.w_table, seed.w_cells)):
             for row, col, text, ok in cells:
                 self._cell(table, row, col, text, ok)
