@@ -81,3 +81,20 @@ def test_ua_tab_harvest_select_search_export(qtbot, settings, shared_data, tmp_p
     tab.start_search()
     qtbot.waitUntil(lambda: "position 3" in warnings[-1], timeout=30_000)
     tab.shutdown()
+
+
+def test_a_short_window_keeps_the_search_form_whole(qtbot, settings):
+    """At 1024 x 720 the search's wrapped status lines squeezed the form above them (the clue
+    spin box 4 px high); its lines now count in the search box's minimum, the UA table gives way."""
+    from sudokustudio.ui.ua_tab import UATab
+
+    tab = UATab(settings)
+    qtbot.addWidget(tab)
+    tab.resize(1000, 560)
+    tab.show()
+    qtbot.waitExposed(tab)
+    tab.rate_label.setText("7,299,546 nodes, 920,462 nodes/s; 383,992 hitting sets checked, 383,992 UAs "
+                           "found on the way; 7.9 s")
+    qtbot.wait(100)
+    for w in (tab.k_spin, tab.force_edit, tab.start_btn):
+        assert w.height() >= w.minimumSizeHint().height(), (w, w.height())

@@ -112,6 +112,7 @@ class UATab(QWidget):
         rsplit.addWidget(self._build_ua_table())
         rsplit.addWidget(self._build_search())
         rsplit.setSizes([520, 280])
+        rsplit.setCollapsible(1, False)
         split.setSizes([440, 840])
         QShortcut(QKeySequence("Ctrl+H"), self, activated=self.start_harvest)
         QShortcut(QKeySequence("Ctrl+R"), self, activated=self.start_search)
@@ -237,6 +238,10 @@ class UATab(QWidget):
         rv.addWidget(self.progress)
         self.rate_label = QLabel("")
         self.rate_label.setWordWrap(True)
+        # its four wrapped lines counted in the box's minimum: at 1024 x 720 they had squeezed the
+        # form above them (the spin box 4 px high) instead of the UA table giving up room
+        self.rate_label.setMinimumHeight(4 * self.rate_label.fontMetrics().lineSpacing())
+        self.rate_label.setAlignment(Qt.AlignLeft | Qt.AlignTop)
         rv.addWidget(self.rate_label)
         rv.addStretch(1)
         found_label = QLabel("Puzzles found (click one to show it on the grid):")
