@@ -207,7 +207,7 @@ class GeneratorsTab(QWidget):
             btn.clicked.connect(lambda _=False, m=method: self.toggle(m))
             prog = QProgressBar()
             prog.setRange(0, 1000)
-            prog.setMinimumWidth(prog.fontMetrics().horizontalAdvance("20,000 / 20,000 samples") + 16)  # no wrap
+            prog.setTextVisible(True)
             count, rate = QLabel("0"), QLabel("–")
             for j, w in enumerate((name, source_cell, target, rating, btn, prog, count, rate)):
                 grid.addWidget(w, i + 1, j)
