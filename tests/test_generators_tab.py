@@ -273,4 +273,17 @@ def test_a_narrow_window_narrows_the_table_not_the_plots(qtbot, settings):
     assert tab.metric_plot.height() >= METRIC_MIN_HEIGHT
     title = tab.hist_plot.getPlotItem().titleLabel
     assert title.boundingRect().width() <= tab.hist_plot.width()
+    # a progress bar too narrow for its words shows the figures alone (they wrapped out of the bar)
+    from sudokustudio.models.generators import RowState
+
+    row = RowState(0.25, "5,000 / 20,000 samples", "0", "–", "Stop", "", "5,000 / 20,000")
+    tab.model.row = lambda method: row
+    bar = tab.rows["weighted-subsets"]["progress"]
+    for width, shown in ((900, "5,000 / 20,000"), (1400, "5,000 / 20,000 samples")):
+        tab.resize(width, 560)
+        qtbot.waitUntil(lambda: tab.width() == width, timeout=5000)
+        qtbot.wait(50)
+        tab.refresh()
+        assert bar.format() == shown, (width, bar.width())
+        assert bar.fontMetrics().horizontalAdvance(bar.format()) < bar.width()
     tab.shutdown()

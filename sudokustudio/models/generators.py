@@ -130,6 +130,9 @@ class RowState:
     rate: str
     button: str                     # Start | Stop | Stopping…
     detail: str                     # tooltip of the row: grids tried, rates, errors
+    #: the figures alone, for a bar too narrow for the words (at 1024 px "20,000 / 20,000 samples"
+    #: wrapped out of its bar)
+    progress_short: str = ""
 
 
 @dataclass(frozen=True)
@@ -290,7 +293,8 @@ class GeneratorsModel:
         if snap.errors:
             detail += "\n" + "\n".join(snap.errors)
         text = f"{done:,} / {target:,} {what}" if not snap.waiting_for else "preparing (compiling kernels)…"
-        return RowState(min(1.0, done / max(1, target)), text, f"{res.count:,}", rate, button, detail)
+        short = f"{done:,} / {target:,}" if not snap.waiting_for else "preparing…"
+        return RowState(min(1.0, done / max(1, target)), text, f"{res.count:,}", rate, button, detail, short)
 
     # ------------------------------------------------------------------ imports and exports
     @staticmethod

@@ -403,20 +403,20 @@ class GeneratorsTab(QWidget):
     def refresh(self, force: bool = False) -> None:
         """The rows at each tick; the plots and the table when a series changed.  Their data (the
         statistics of every series) is computed by a worker thread (``GeneratorsModel.drawing``);
-        ``force`` (a user's change of what is shown) asks for a new drawing at once, dropping
-        one still to come (computed here, a cf(n) toggle over 74,000 puzzles froze the tab
-        for 110-170 ms)."""
+        ``force`` (a user's change of what is shown) asks for a new drawing at once, dropping one still
+        to come (computed here, a cf(n) toggle over 74,000 puzzles froze the tab for 110-170 ms)."""
         key = tuple((k, s.current().count, s.current().tries, s.run.status if s.run else None)
                     for k, s in self.series.items())
         for method, row in self.rows.items():
-            st = self.model.row(method)
-            row["progress"].setValue(int(1000 * st.progress))
-            row["progress"].setFormat(st.progress_text)
+            st, bar = self.model.row(method), row["progress"]
+            fits = bar.fontMetrics().horizontalAdvance(st.progress_text) < bar.width() - 10  # else figures alone
+            bar.setValue(int(1000 * st.progress))
+            bar.setFormat(st.progress_text if fits else st.progress_short)
             row["count"].setText(st.count)
             row["rate"].setText(st.rate)
             row["button"].setText(st.button)
             row["button"].setEnabled(st.button != "Stopping…")
-            row["progress"].setToolTip(st.detail)
+            bar.setToolTip(st.detail)
         if self.model.collection_problem and self.model.collection_problem != self.status.text():
             self.status.setText(self.model.collection_problem)
         metric = self.metric_combo.currentText()
