@@ -8,7 +8,7 @@ play it on the board.
 A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the sizes, the prediction,
 the run and the table rows; the view draws them on a timer (4 Hz), never per batch.  A long run
 is kept in the app's run store: after a crash or a closed window, Resume carries it on.
-(About 670 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
+(About 680 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
 of three charts and five tables, the charts one per turn of the event loop so that no redraw
 holds the UI thread long; the data work is the model's, the bars ``widgets.live_bars``.)"""
 from __future__ import annotations
@@ -122,7 +122,7 @@ class AtlasView(QWidget):
         bl = QHBoxLayout(bottom)
         bl.setContentsMargins(0, 0, 0, 0)
         seed_box = QGroupBox("Seed 001 (open 4×4) beside this run")
-        self.seed_box = seed_box   # shown for 4×4 only: other sizes have no seed tables to compare
+        self.seed_box = seed_box   # 4×4 only (_show_seed_box)
         sl = QVBoxLayout(seed_box)
         self.swaps_table = QTableWidget(3, 10)
         self.swaps_table.setVerticalHeaderLabels(["swaps", "seed 001", "computed"])
@@ -416,7 +416,7 @@ class AtlasView(QWidget):
     def _size_changed(self) -> None:
         m, n = self.selected_size()
         self.atlas.select(m, n)
-        self.seed_box.setVisible((m, n) == (4, 4))
+        self._show_seed_box()
         live = self.runner is not None and self.runner.live
         self.run_btn.setEnabled(self.atlas.runnable and not live)
         self.prediction.setText(self.atlas.prediction_text())
@@ -547,9 +547,14 @@ class AtlasView(QWidget):
         bars.fit()
         self.chart_slots[bars.plot].reveal()
 
+    def _show_seed_box(self) -> None:
+        """Seed 001's tables only beside 4×4 (selected or shown): other sizes have none to compare."""
+        shown = self.result is not None and (self.result.m, self.result.n) == (4, 4)
+        self.seed_box.setVisible(shown or self.selected_size() == (4, 4))
+
     def _show_seed_tables(self, result: A.AtlasResult | None = None, complete: bool = True) -> None:
         seed = self.atlas.seed_comparison(result, complete)
-        self.seed_box.setVisible(result is not None or self.selected_size() == (4, 4))
+        self._show_seed_box()
         for table, cells in ((self.swaps_table, seed.swaps_cells), (self.w_table, seed.w_cells)):
             for row, col, text, ok in cells:
                 self._cell(table, row, col, text, ok)
