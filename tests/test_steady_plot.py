@@ -118,3 +118,37 @@ def test_a_title_or_axis_label_is_set_again_only_when_its_text_changes(qtbot):
     set_axis_label(plot, "bottom", "fraction")      # so is another axis
     set_axis_label(plot, "left", "share")
     assert [c[1] for c in calls[2:]] == [("clue counts",), ("bottom", "fraction"), ("left", "share")]
+
+
+def test_the_bar_plots_legend_sits_above_its_bars_and_the_decades_are_apart(qtbot):
+    """Three runs beside the published values at the size the Estimator gives the bar plot at 1024
+    px: the legend's rows (top left) are above every bar, and the labelled decades of the axis are
+    at least DECADE_LABEL_PX apart and never above the data."""
+    import numpy as np
+    from PySide6.QtCore import QPointF
+
+    from sudokustudio.ui.widgets.est_plots import DECADE_LABEL_PX, MinimalsBarPlot
+
+    plot = MinimalsBarPlot()
+    qtbot.addWidget(plot)
+    plot.resize(350, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    per_c = {c: (10.0 ** (3 + 1.5 * (c - 19) - 0.08 * (c - 19) ** 2), 0.0) for c in range(19, 31)}
+    runs = [(f"#{k} a run of the estimator", colour, per_c) for k, colour in
+            enumerate(("#1f77b4", "#d62728", "#2ca02c"), 1)]
+    reference = {c: v for c, (v, _) in per_c.items()}
+    for _ in range(2):   # the second drawing knows the view's height; the legend is rebuilt late
+        plot.show_estimates(runs, reference, "Afmob 2015")
+        qtbot.wait(120)
+    legend = plot.getPlotItem().legend
+    assert len(legend.items) == 4
+    view = plot.getViewBox()
+    legend_bottom = legend.mapRectToScene(legend.boundingRect()).bottom()
+    highest = max(np.log10(v) for v in reference.values())
+    bar_top = view.mapViewToScene(QPointF(25.0, highest)).y()
+    assert legend_bottom < bar_top, (legend_bottom, bar_top)
+    ticks = [v for v, _ in plot.getAxis("left")._tickLevels[0]]
+    assert max(ticks) <= np.ceil(highest) + 0.5
+    px = view.height() / (view.viewRange()[1][1] - view.viewRange()[1][0])
+    assert min(np.diff(ticks)) * px >= DECADE_LABEL_PX
