@@ -55,8 +55,12 @@ def test_start_stop_resume_with_honest_rates_and_the_panel(tmp_path):
     assert f"{snap.units:,} samples" in panel.lines[1] and "this session" in panel.lines[1]
     assert "when resumed" in panel.lines[2]
     # the bar: the share of the samples the target needs (RE ~ 1/sqrt(samples)), full once reached
-    assert again.panel(opened, snap.rel_err / 2).progress == pytest.approx(0.25)
-    assert again.panel(opened, 2 * snap.rel_err).progress == 1.0
+    half = again.panel(opened, snap.rel_err / 2)
+    assert half.progress == pytest.approx(0.25)
+    assert half.progress_text == f"RE {100 * snap.rel_err:.3g}% → {50 * snap.rel_err:.3g}%: 25% done"
+    assert again.panel(opened, snap.rel_err / 20).progress_text.endswith(": 0.25% done")
+    reached = again.panel(opened, 2 * snap.rel_err)
+    assert reached.progress == 1.0 and reached.progress_text.endswith(": reached")
     d = opened.run.job.describe(opened.run.total)
     assert abs(d["estimate"] - 288) < 5 * d["se"]  # 2x2 boxes: 288 grids
 

@@ -1,5 +1,6 @@
 """The estimator tab as a view: start, Stop ("Stopping…", back within a batch), reopen and resume
 in a new tab, the left panel following the selected run, a damaged store, bad parameters."""
+import re
 import time
 
 import pytest
@@ -88,7 +89,10 @@ def test_the_left_panel_follows_the_selected_run_and_the_kind(qtbot, settings, m
     tab.stop_run()
     qtbot.waitUntil(lambda: grids.run.finished, timeout=5_000)
     tab._tick()
-    assert tab.progress.format() == "RE target: %p%"
+    rel_err = grids.run.snapshot(history=False).rel_err
+    # the RE, the target and the share of the samples done (or reached), not a bare "0%"
+    assert re.fullmatch(rf"RE {100 * rel_err:.3g}% (→ 0\.1%: [\d.]+% done|≤ 0\.1%: reached)",
+                        tab.progress.format()), tab.progress.format()
     tab.what.setCurrentIndex(1)
     tab.mmethod.setCurrentIndex(tab.mmethod.findData("path"))
     minimals = tab.start_run()

@@ -136,6 +136,12 @@ class RunRow:
     colour: str | None
 
 
+def _share_text(frac: float) -> str:
+    """A share in per cent with two significant figures below 10 % ('0.33%', '4.1%', '57%')."""
+    pct = 100 * frac
+    return f"{pct:.2g}%" if pct < 10 else f"{pct:.0f}%"
+
+
 @dataclass(frozen=True)
 class Panel:
     """The left panel's text for one run."""
@@ -145,6 +151,7 @@ class Panel:
     progress: float             # 0..1 towards the target RE
     running: bool
     warning: str = ""
+    progress_text: str = ""     # the bar's words: the RE, the target and the share done
 
 
 @dataclass(frozen=True)
@@ -344,16 +351,20 @@ class EstimatorModel:
         re = snap.rel_err
         if re is not None and re <= target_re:
             eta_text, frac = "reached", 1.0
+            bar = f"RE {100 * re:.3g}% ≤ {100 * target_re:.3g}%: reached"
         else:
             eta_text = duration_text(eta) if not view.run.finished else f"{duration_text(eta)} (when resumed)"
             # the share of the samples the target needs that are done (the RE falls as 1/sqrt of
             # them), so the bar moves with the ETA; on a log scale it read 53 % with 4 h 51 min to go
             frac = (target_re / re) ** 2 if re else 0.0
+            # the RE beside the share: '0%' alone read as a broken bar a long way from the target
+            bar = (f"RE {100 * re:.3g}% → {100 * target_re:.3g}%: {_share_text(frac)} done" if re else
+                   f"RE target {100 * target_re:.3g}%: no estimate yet")
         lines = [f"{view.label()} — {state}",
                  f"{snap.units:,} {snap.unit} · {rate} this session · elapsed {duration_text(snap.elapsed)}",
                  f"ETA to RE {100 * target_re:.3g}%: {eta_text}", *extra]
         warning = "\n".join(x for x in (tail_warning, snap.store_problem, *snap.errors) if x)
-        return Panel(headline, lines, frac, not view.run.finished, warning)
+        return Panel(headline, lines, frac, not view.run.finished, warning, bar)
 
     # ------------------------------------------------------------------ plots
     def grid_series(self, views: list[RunView]) -> tuple[str, list[Series], list[Series], tuple | None]:

@@ -77,7 +77,7 @@ class EstimatorTab(QWidget):
         lv.addLayout(self._buttons())
         self.progress = QProgressBar()
         self.progress.setRange(0, 1000)
-        self.progress.setFormat("RE target: %p%")
+        self.progress.setFormat("RE target: no run")
         self.progress.setToolTip("The share of the samples the target relative error needs that are done: "
                                  "the RE falls as 1/√samples, so halving it takes 4× the samples")
         lv.addWidget(self.progress)
@@ -515,7 +515,7 @@ class EstimatorTab(QWidget):
             return
         self.estimate_label.setText(panel.headline)
         self.status_label.setText("<br>".join([f"<b>{panel.lines[0]}</b>", *panel.lines[1:]]))
-        self._set_progress_format("RE target: %p%")
+        self._set_progress_format(panel.progress_text)
         self.progress.setValue(int(1000 * panel.progress))
         self.warning_label.setText(panel.warning)
         self.warning_label.setVisible(bool(panel.warning))
