@@ -334,7 +334,7 @@ def test_4x4_plans_agree_with_exhaustive_count(s, floors, per_grid, exact_4x4_mi
 
 
 def test_plan_owners_are_the_sizes_that_search_down_to_each_clue_count():
-    from sudokustudio.sudoku.estimate.minimals import method_factor, plan_owners
+    from sudokustudio.sudoku.estimate.designs import method_factor, plan_owners
 
     s, floors = (30, 31, 34), (0, 28, 29)
     assert [plan_owners(s, floors, c) for c in (22, 27, 28, 29, 31, 34, 35)] == \
@@ -357,7 +357,7 @@ def test_plan_owners_are_the_sizes_that_search_down_to_each_clue_count():
 
 
 def test_mixture_factor_is_the_balance_heuristic():
-    from sudokustudio.sudoku.estimate.minimals import method_factor, mixture_factor
+    from sudokustudio.sudoku.estimate.designs import method_factor, mixture_factor
 
     for c in (22, 25, 29):
         one = method_factor("subsets", 81, c, 30)
@@ -397,6 +397,50 @@ def test_biased_grid_source_is_labelled_and_detectably_biased(exact_4x4_minimals
     assert abs(v["estimate"] - exact_4x4_minimals[4]) > 4 * v["se"]
 
 
+@pytest.mark.parametrize("s, floors, per_grid, thin", [(10, None, 4, [0.8, 2.0]),
+                                                      ([8, 10], [0, 6], [3, 2], [[-0.5, 3.0], [0.8, 2.0]])])
+def test_4x4_thinned_subsets_agree_with_exhaustive_count(s, floors, per_grid, thin, exact_4x4_minimals):
+    """Subsets going past their first level with a chance set by their removable clues (down to
+    4% of them here), each find weighted by its inverse: unbiased per c and for the total."""
+    kw = {"c_lo": 4} if floors is None else {"min_clues": floors}
+    job = MinimalsJob("subsets", "2x2", s=s, per_grid=per_grid, grids_per_batch=200, thin=thin, **kw)
+    assert job.spec["thin"] == ([thin] if floors is None else thin)
+    assert MinimalsJob(**job.spec).thin_mix == job.thin_mix          # a stored run resumes thinned
+    _assert_agrees_with_4x4_counts(job, 27, exact_4x4_minimals)
+
+
+def test_thinning_goes_on_with_its_chance_and_weighs_the_finds_by_its_inverse():
+    """The subsets DFS thinned after its first level: r = the clues that can go alone (counted
+    here by asking the oracle about each); u below pi(r) = min(1, exp(-beta (r - r0))) finds the
+    same minimals as the plain search, each worth 1 / pi(r); u above finds none; beta 0 is the
+    plain search whatever u."""
+    grid = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.uint8)
+    unique, _ = unique_and_minimal(grid)
+    rng = np.random.default_rng(11)
+    out = np.zeros((0, 16), np.uint8)
+    seen = 0
+    for _ in range(40):
+        keep = (rng.random(16) < 0.7).astype(np.uint8)
+        plain = np.zeros(17, np.int64)
+        MS.minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, plain, 0)
+        km = int(sum(int(keep[i]) << i for i in range(16)))
+        if not unique[km]:
+            continue
+        r = sum(bool(unique[km & ~(1 << x)]) for x in np.flatnonzero(keep))
+        go_on = min(1.0, np.exp(-0.7 * (r - 2.0)))
+        for u, thin_beta in ((0.0, 0.7), (np.nextafter(go_on, 0.0), 0.7), (0.999999, 0.7), (0.999999, 0.0)):
+            thin = np.array([thin_beta, 2.0, u, -1.0])
+            cnt = np.zeros(17, np.int64)
+            MS.thinned_minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt, 0, thin)
+            if thin_beta == 0.0 or u < go_on:
+                assert (cnt == plain).all()
+                assert thin[3] == pytest.approx(1.0 if thin_beta == 0.0 else 1.0 / go_on)
+            else:
+                assert not cnt.any() and thin[3] == 0.0
+        seen += go_on < 1.0
+    assert seen >= 5     # subsets that were thinned
+
+
 def test_bad_parameters_are_named():
     with pytest.raises(ValueError, match="box shape"):
         GridCountJob("5x6", "ridder")
@@ -408,6 +452,12 @@ def test_bad_parameters_are_named():
         MinimalsJob("subsets", s=90)
     with pytest.raises(ValueError, match="clue limit"):
         MinimalsJob("supersets", s=24, c_hi=20)
+    with pytest.raises(ValueError, match="thinning.*one per subset size"):
+        MinimalsJob("subsets", s=[30, 31], thin=[[0.3, 1], [0.2, 1], [0.1, 1]])
+    with pytest.raises(ValueError, match="thinning: subsets only"):
+        MinimalsJob("supersets", s=24, thin=[0.3, 16])
+    with pytest.raises(ValueError, match="thinning.*numbers"):
+        MinimalsJob("subsets", s=30, thin=["a", 1])
 
 
 # ----------------------------------------------------------------- CLI
@@ -450,10 +500,26 @@ def test_cli_minimals_counting_only_the_tail(capsys):
     assert "--min-clues: for --method subsets" in capsys.readouterr().err
 
 
+def test_cli_thinning_is_automatic_for_33_clue_subsets_searched_to_30_and_can_be_set_or_left_off(capsys):
+    """--thin auto (the default) thins the design it was fitted for and nothing else; off and
+    BETA:R0 pairs say what they do; a malformed pair is one clear line."""
+    def thin_of(*args):
+        assert _cli("estimate", "minimals", *args, "--samples", "16", "--seed", "2", "--json") == 0
+        return json.loads(capsys.readouterr().out)["thin"]
+
+    assert thin_of("--s", "33", "--min-clues", "30") == [[0.3, 16.5]]
+    assert thin_of("--s", "33", "--min-clues", "30", "--thin", "off") == [[0.0, 0.0]]
+    assert thin_of("--box", "2x2", "--s", "10", "--min-clues", "5") == [[0.0, 0.0]]
+    assert thin_of("--box", "2x2", "--s", "8,10", "--min-clues", "0,5", "--per-grid", "2,2",
+                   "--thin", "0:0,0.5:3") == [[0.0, 0.0], [0.5, 3.0]]
+    assert _cli("estimate", "minimals", "--s", "33", "--thin", "0.3-16", "--samples", "1", "--seed", "1") == 2
+    assert "--thin 0.3-16: auto, off, or BETA:R0 pairs" in capsys.readouterr().err
+
+
 def test_cli_minimals_plans_and_the_best_combination(capsys):
     """One floor per size makes a plan (fractional probes per grid allowed); without --method and
     without tuning options the 9x9 run is the best combination, BEST_PLAN."""
-    from sudokustudio.sudoku.estimate.minimals import BEST_PLAN
+    from sudokustudio.sudoku.estimate.designs import BEST_PLAN
 
     assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,6", "--per-grid", "3,0.5",
                 "--samples", "800", "--seed", "3", "--json") == 0

@@ -51,7 +51,8 @@ def register(sub) -> None:
     m.add_argument("--method", default=None, choices=["best", "singletons", "subsets", "supersets", "path"],
                    help="best (the default without --s, --c, --min-clues, --per-grid): the best combination, "
                         "a plan of subsets made for each range of c (30-clue subsets for c <= 27, 31 searched "
-                        "down to 28 for c = 28, 33 searched down to 29 for c >= 29), its total from one run; "
+                        "down to 28 for c = 28, 33 searched down to 29 for c >= 29, those two thinned), its "
+                        "total from one run; "
                         "otherwise subsets")
     m.add_argument("--c", type=limits.whole(0, 81), default=None,
                    help="singletons: the clue count (default 25); supersets: the largest clue count "
@@ -72,6 +73,12 @@ def register(sub) -> None:
                    help="probes per sampled grid of weight 1, more than 0 and at most 1000000 (a fraction is "
                         "an average: 0.25 probes one grid in four); for a mixture one number per size, "
                         "separated by commas (default for subsets: 48 each on 9x9 grids, 16 on 4x4)")
+    m.add_argument("--thin", default="auto", metavar="auto|off|BETA:R0[,...]",
+                   help="subsets: go past a subset's first level only with chance min(1, exp(-BETA (r - R0))), "
+                        "r its clues that can go alone, each find weighted by the inverse (unbiased); one pair, "
+                        "or one per size.  auto (default): the thinning fitted for 33-clue subsets searched to 30 "
+                        "(c = 30: ~2x less variance x CPU) or 29 and 31-clue ones searched to 28, none elsewhere; "
+                        "off: none")
     m.add_argument("--box", default="3x3", help="box shape: 3x3 (default) or 2x2 (4x4 Sudoku, exhaustively checkable)")
     _common(m)
     m.set_defaults(func=run_minimals)
@@ -244,7 +251,20 @@ def run_minimals(args) -> int:
             kw.update(min_clues=args.min_clues)
         else:
             kw.update(c_lo=args.min_clues)
-    return _run_minimals(args, MinimalsJob(**kw), method)
+    job = MinimalsJob(**kw)
+    if args.thin == "auto":
+        job = job.auto_thinned()
+    elif args.thin != "off":
+        job = MinimalsJob(**kw, thin=_thin_pairs(args.thin))
+    return _run_minimals(args, job, method)
+
+
+def _thin_pairs(text: str) -> list[list[float]]:
+    """'0.3:16.5,0:0' -> [[0.3, 16.5], [0.0, 0.0]] (the job checks the numbers)."""
+    try:
+        return [[float(x) for x in pair.split(":")] for pair in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--thin {text}: auto, off, or BETA:R0 pairs separated by commas") from None
 
 
 def _run_minimals(args, job, method: str) -> int:
@@ -271,13 +291,16 @@ def _run_minimals(args, job, method: str) -> int:
                      "c_range": tot["c_range"], "all_grids": tot["all_grids"], "tail": _tail_json(tot["tail"])},
                     "samples": d["samples"], "seconds": round(out.seconds, 6), "core_seconds": d["core_seconds"],
                     "probes": d["probes"], "method": method, "s": job.s, "min_clues": d["min_clues"],
+                    "thin": d["thin"],
                     "per_grid": job.spec["per_grid"], "grid_source": job.grid_source,
                     "biased": job.biased, "seed": args.seed})
         return 1 if out.errors else 0
     label = " (BIASED grid source)" if job.biased else ""
     by = "the best combination" if method == "best" else method
+    thinned = "; thinned " + ", ".join(f"s={a}: beta {b:g}, r0 {r:g}" for a, (b, r) in zip(job.s_mix, job.thin_mix)
+                                       if b) if "thin" in job.spec else ""
     print(f"minimal puzzles per grid by {by}{label}: {d['samples']} grids, {d['probes']} probes, "
-          f"{out.seconds:.2f} s")
+          f"{out.seconds:.2f} s{thinned}")
     print(f"{'c':>3} {'found':>9} {'per grid':>12} {'RE':>8} {'ESS':>9} {'max':>7}")
     for c, v in sorted(d["per_c"].items(), key=lambda kv: int(kv[0])):
         t = v["tail"]

@@ -25,10 +25,12 @@ from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.cellset import ZERO, add_cell, cell_set
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95, tail_diagnostics
+from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, mixture_factor, plan_owners,
+                                                  thinning, whole_or_fraction)
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, new_oracle
-from sudokustudio.sudoku.minimal_sets import minimals_containing, minimals_in_subset
+from sudokustudio.sudoku.minimal_sets import minimals_containing, thinned_minimals_in_subset
 from sudokustudio.sudoku.solver import random_solution_kernel
 from sudokustudio.sudoku.tables import geometry
 
@@ -89,32 +91,39 @@ def probes_for_weight(rng, per_grid, w):
 
 @njit(cache=True, nogil=True)
 def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, c_hi, per_grid_mix, floor_mix,
-                          owns, n_grids_samples, weighted, inv_count, fac, s1, s2, vmax, tot, found, calls):
+                          thin_mix, owns, n_grids_samples, weighted, inv_count, fac, s1, s2, vmax, tot, found,
+                          calls):
     """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
 
     method 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets (s, clues <= c_hi),
     3 path.  ``s_mix`` / ``per_grid_mix`` (int64 / float64 arrays, one entry unless a
     mixture): probes of size s_mix[i], per_grid_mix[i] of them per grid on
-    average; a subsets probe searches down to floor_mix[i] clues and counts the c
+    average; a subsets probe searches down to floor_mix[i] clues, goes past its first
+    level with the chance thin_mix[i] = (beta, r0) gives (beta 0: always;
+    :func:`thinned_minimals_in_subset`, its finds weighted by 1 / that chance) and counts the c
     with owns[i, c] (:meth:`MinimalsJob.owners`).  A grid of weight w (W / number
     of grids, or 1 for the biased source) gets per_grid_mix[i] * w probes of each
     size, rounded at random (:func:`probes_for_weight`), and its value is their
     summed count / per_grid (per_grid = the sum of the mix): unbiased, E = w *
     (mean count per probe of the mixture), without the spread of w multiplying
     the variance.  ``found[c]``
-    counts minimals seen, ``calls[0]`` solver calls; the caller multiplies s1 by
-    the method's factor_c (and s2 by its square).
+    counts the minimals seen (not their weights), ``calls[0]`` solver calls; the caller
+    multiplies s1 by the method's factor_c (and s2 by its square).
     ``vmax[c]`` keeps the largest per-grid value at c (tail diagnostics).  The
     total over c is summed per grid sample, t = sum_c fac[c] v_c (``fac``: the
     factors, 0 outside the clue range), so its error carries the covariance of
     the per-c values: ``tot`` += (t, t^2) and tot[2] = max t.
+    Long (~115 lines): the four methods' probes are written inline, since a helper asking the
+    oracle would compile the solver again (~1 CPU-s each).
     """
     N = peers.shape[0]
     grid = np.zeros(N, dtype=np.uint8)
     perm = np.empty(N, dtype=np.int64)
     mask = np.zeros(N, dtype=np.uint8)
     work = np.zeros(N, dtype=np.uint8)
-    cnt = np.zeros(N + 1, dtype=np.int64)
+    cnt = np.zeros(N + 1, dtype=np.int64)      # minimals seen
+    value = np.zeros(N + 1)                     # their sum, each weighted (thinned subsets)
+    thin = np.zeros(4)
     out = np.zeros((0, N), dtype=np.uint8)
     empty = np.zeros(N, dtype=np.uint8)
     k_mix = np.zeros(s_mix.shape[0], dtype=np.int64)
@@ -147,6 +156,7 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
             continue
         o = new_oracle(grid, peers, units)
         cnt[:] = 0
+        value[:] = 0.0
         # the probes are written here, not in helpers: a helper asking the oracle
         # would compile the solver again (~1 CPU-s each)
         for i in range(s_mix.shape[0]):   # k_mix[i] probes of size s_mix[i], size by size
@@ -162,10 +172,15 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
                     _random_subset(rng, N, s, perm, mask)
                     floor = floor_mix[i]                            # the DFS stops there
                     probe_cnt[floor:s + 1] = 0
-                    minimals_in_subset(o, mask, out, probe_cnt, floor)
+                    thin[0] = thin_mix[i, 0]
+                    thin[1] = thin_mix[i, 1]
+                    # drawn only for a thinned size: the probes of the others keep their streams
+                    thin[2] = rand_float(rng) if thin[0] != 0.0 else 0.0
+                    thinned_minimals_in_subset(o, mask, out, probe_cnt, floor, thin)
                     for c in range(floor, s + 1):
-                        if owns[i, c]:
+                        if owns[i, c] and probe_cnt[c]:
                             cnt[c] += probe_cnt[c]
+                            value[c] += probe_cnt[c] * thin[3]
                 elif method == 2:
                     _random_subset(rng, N, s, perm, mask)
                     minimals_containing(o, mask, c_hi, out, cnt)
@@ -187,17 +202,21 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
                     if all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
                         cnt[N - good] += 1
         calls[0] += o[7][0]
-        _add_grid_sample(cnt, per_grid, fac, found, s1, s2, vmax, tot)
+        if method != 1:
+            for c in range(N + 1):
+                value[c] = cnt[c]
+        _add_grid_sample(cnt, value, per_grid, fac, found, s1, s2, vmax, tot)
 
 
 @njit(cache=True, nogil=True)
-def _add_grid_sample(cnt, per_grid, fac, found, s1, s2, vmax, tot):
-    """Add one grid's counts (``cnt[c]`` over its probes) to the per-c and total sums."""
+def _add_grid_sample(cnt, value, per_grid, fac, found, s1, s2, vmax, tot):
+    """Add one grid's counts (``cnt[c]`` minimals seen over its probes, ``value[c]`` their
+    weighted sum) to the per-c and total sums."""
     t = 0.0
     for c in range(cnt.shape[0]):
         if cnt[c]:
             found[c] += cnt[c]
-            v = cnt[c] / per_grid
+            v = value[c] / per_grid
             s1[c] += v
             s2[c] += v * v
             if v > vmax[c]:
@@ -264,68 +283,6 @@ class MinimalStats:
                             self.t1 + o.t1, self.t2 + o.t2, max(self.tmax, o.tmax), self.tail_n + o.tail_n)
 
 
-def method_factor(method: str, N: int, c: int, s: int) -> float:
-    """Pr(a given c-clue minimal is seen by one probe)^-1 (seed 000)."""
-    if method in ("singletons", "path"):
-        return float(math.comb(N, c))
-    if method == "subsets":
-        return math.comb(N, s) / math.comb(N - c, s - c) if s >= c else 0.0
-    if method == "supersets":
-        return math.comb(N, s) / math.comb(c, s) if c >= s else 0.0
-    raise ValueError(method)
-
-
-def mixture_factor(method: str, N: int, c: int, s_mix, per_grid_mix, owners=None) -> float:
-    """1 / Pr(a given c-clue minimal is seen by one probe of the mixture): probes of size
-    s_mix[i] in the shares per_grid_mix[i] / sum (the balance heuristic of multiple
-    importance sampling: every probe's count weighs the same, whichever size found it).
-    ``owners``: the indices of the sizes whose counts of c are kept (default: all)."""
-    total = sum(per_grid_mix)
-    seen = 0.0
-    for i, (s, k) in enumerate(zip(s_mix, per_grid_mix)):
-        if owners is not None and i not in owners:
-            continue
-        f = method_factor(method, N, c, s)
-        seen += k / total / f if f > 0 else 0.0
-    return 1.0 / seen if seen > 0 else 0.0
-
-
-def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
-    """The sizes of a plan whose counts of c are kept: every size that can hold c and searches
-    down to it (s >= c >= floor), weighed by the balance heuristic (:func:`mixture_factor`:
-    every find counts the same, whichever size made it).  In the best combination the
-    30-clue subsets searched to the bottom also see c = 28..31 and the 31-clue ones c = 29..31;
-    keeping those finds (about a fifth of c = 28's weight, an eighth of c = 29's) cut the
-    variance of c = 28 1.30-1.33x, of c = 29 1.24-1.29x and of the total 1.09-1.12x against
-    counting each c only in the sizes with the highest floor (2026-11-29: the same 688,000
-    grids of two 280-s runs, each half read both ways)."""
-    return tuple(i for i, (s, f) in enumerate(zip(s_mix, floor_mix)) if f <= c <= s)
-
-
-#: The best combination for the total (issue 18; `estimate minimals` without --method): each range
-#: of c from the subsets made for it: 30-clue subsets searched to the bottom for c <= 27, 31
-#: searched down to 28 for c = 28, 33 searched down to 29 for c >= 29 (the floor's sets are cheap:
-#: minimal_sets); the larger c a smaller size also sees keep its finds (:func:`plan_owners`).
-#: The shares of CPU follow sqrt(variance x CPU-s) of each part of the total (Neyman's
-#: allocation), measured 2026-11-29 on 2 threads: 3.28 and 2.31 (x1e14) for the first two parts
-#: (150 s, seed 31; 17.0 and 28.3 us a probe), ~3.1 for the tail in 33-clue subsets (c = 29
-#: 1.9-2.2 in two seeds at 456-535 us a probe; c = 30 from its find rate), so 48, 20 and 1.5
-#: probes a grid.  34-clue subsets (c = 29: 2.6-3.2 at ~3 ms a probe) projected the total to
-#: 0.071-0.076% in 24 core-hours in two ten-minute runs, 33 to 0.060%; c = 22..27 get ~37% of the
-#: CPU (RE x1.6 of a run of 30-clue subsets alone: for those classes alone, --s 30).
-BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 20, 1.5]}
-
-
-def _as_list(x) -> list[int]:
-    return [int(v) for v in x] if isinstance(x, (list, tuple)) else [int(x)]
-
-
-def _whole_or_fraction(x: float) -> int | float:
-    """2.0 -> 2 (specs stored with whole probe counts stay as they were), 0.25 stays."""
-    x = float(x)
-    return int(x) if math.isfinite(x) and x == int(x) else x
-
-
 class MinimalsJob(BatchJob):
     """Estimate the number of c-clue minimal puzzles per grid, all c at once."""
 
@@ -336,7 +293,7 @@ class MinimalsJob(BatchJob):
     def __init__(self, method: str = "subsets", box: str = "3x3", s: int | None = None,
                  c_lo: int | None = None, c_hi: int | None = None, grid_source: str = "weighted",
                  per_grid: int | None = None, grids_per_batch: int | None = None,
-                 min_clues: list[int] | None = None):
+                 min_clues: list[int] | None = None, thin: list | None = None):
         if method not in MINIMAL_METHODS:
             raise ValueError(f"method {method!r}: choose one of {', '.join(MINIMAL_METHODS)}")
         r, c = parse_box(box)
@@ -355,7 +312,7 @@ class MinimalsJob(BatchJob):
                 s = {"subsets": 30, "supersets": 24}.get(method, 0)
             else:  # 4x4: minimals have 4..6 clues
                 s = {"subsets": 8, "supersets": 3}.get(method, 0)
-        s_mix = _as_list(s)
+        s_mix = as_list(s)
         if method not in ("subsets", "supersets"):
             s_mix = s_mix[:1]
         if not s_mix or len(s_mix) > 8 or len(set(s_mix)) != len(s_mix):
@@ -385,7 +342,7 @@ class MinimalsJob(BatchJob):
         if per_grid is None:
             per_grid = {"subsets": 48 if N == 81 else 16, "supersets": 4, "path": 8, "singletons": 8}[method]
         # a fraction is an average: a plan's costly 34-clue probes go to one grid in four or so
-        per_grid_mix = [_whole_or_fraction(v) for v in (per_grid if isinstance(per_grid, (list, tuple))
+        per_grid_mix = [whole_or_fraction(v) for v in (per_grid if isinstance(per_grid, (list, tuple))
                                                          else [per_grid])]
         if len(per_grid_mix) == 1:
             per_grid_mix *= len(s_mix)
@@ -404,7 +361,7 @@ class MinimalsJob(BatchJob):
         if min_clues is None:
             floor_mix = [c_lo] * len(s_mix)
         else:
-            floor_mix = _as_list(min_clues)
+            floor_mix = as_list(min_clues)
             if method != "subsets" or len(floor_mix) != len(s_mix):
                 raise ValueError(f"--min-clues {min_clues}: subsets only, one floor per subset size "
                                  f"({len(s_mix)})")
@@ -414,15 +371,20 @@ class MinimalsJob(BatchJob):
             c_lo = max(c_lo, min(floor_mix))
         if method == "subsets":
             floor_mix = [max(f, c_lo) for f in floor_mix]
+        thin_mix = thinning(thin, method, len(s_mix))
         # one size is stored as a number (the runs stored before mixtures), several as lists;
-        # min_clues only for a plan (the specs stored before plans stay as they were)
+        # min_clues only for a plan (the specs stored before plans stay as they were), thin
+        # only when some size is thinned
         mixed = len(s_mix) > 1
         plan = {"min_clues": floor_mix} if min_clues is not None else {}
+        if any(b != 0.0 for b, _ in thin_mix):
+            plan["thin"] = [list(t) for t in thin_mix]
         super().__init__(method=method, box=box, s=s_mix if mixed else s_mix[0], c_lo=int(c_lo), c_hi=int(c_hi),
                          grid_source=grid_source, per_grid=per_grid_mix if mixed else per_grid_mix[0],
                          grids_per_batch=int(grids_per_batch), **plan)
         self.method, self.box, self.c_lo, self.c_hi = method, box, int(c_lo), int(c_hi)
         self.s_mix, self.per_grid_mix, self.floor_mix = tuple(s_mix), tuple(per_grid_mix), tuple(floor_mix)
+        self.thin_mix = tuple(thin_mix)
         #: the subset size, or the sizes of a mixture (a tuple)
         self.s = self.s_mix if mixed else s_mix[0]
         self.grid_source, self.grids_per_batch = grid_source, int(grids_per_batch)
@@ -433,6 +395,14 @@ class MinimalsJob(BatchJob):
     def best(cls, grid_source: str = "weighted") -> "MinimalsJob":
         """The best combination for 9x9 grids (:data:`BEST_PLAN`)."""
         return cls("subsets", "3x3", grid_source=grid_source, **BEST_PLAN)
+
+    def auto_thinned(self) -> "MinimalsJob":
+        """This job with the thinning of :data:`AUTO_THINNING` for its sizes and floors (itself
+        when none applies, or it is thinned already, or not a 9x9 subsets job)."""
+        pairs = auto_thinning(self.s_mix, self.floor_mix)
+        if self.method != "subsets" or self.N != 81 or "thin" in self.spec or not any(b for b, _ in pairs):
+            return self
+        return MinimalsJob(**self.spec, thin=pairs)
 
     @property
     def biased(self) -> bool:
@@ -452,7 +422,8 @@ class MinimalsJob(BatchJob):
         t0 = time.perf_counter()
         minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], np.array(self.s_mix, np.int64),
                               self.c_lo, self.c_hi, np.array(self.per_grid_mix, np.float64),
-                              np.array(self.floor_mix, np.int64), self.ownership(), self.grids_per_batch,
+                              np.array(self.floor_mix, np.int64), np.array(self.thin_mix, np.float64).reshape(-1, 2),
+                              self.ownership(), self.grids_per_batch,
                               not self.biased, 1.0 / grid_reference(self.box)[0], self.factors(), s1, s2, vmax,
                               tot, found, calls)
         k = self.grids_per_batch
@@ -569,6 +540,7 @@ class MinimalsJob(BatchJob):
 
     def describe(self, total: MinimalStats) -> dict:
         return {"method": self.method, "box": self.box, "s": self.s, "min_clues": list(self.floor_mix),
+                "thin": [list(t) for t in self.thin_mix],
                 "c_lo": self.c_lo, "c_hi": self.c_hi,
                 "grid_source": self.grid_source, "biased": self.biased, "samples": total.n,
                 "probes": round(total.n * self.per_grid), "solver_calls": total.solver_calls,

@@ -1,0 +1,112 @@
+"""The designs of a minimal-count run: each method's odds of seeing a given minimal, mixtures
+of subset sizes weighed by the balance heuristic, plans (each size searched to its own floor), the
+best combination and the thinning of subsets by their removable clues.  Plain Python: the
+kernels of ``minimals`` get these as numbers and arrays.
+"""
+from __future__ import annotations
+
+import math
+
+
+def method_factor(method: str, N: int, c: int, s: int) -> float:
+    """Pr(a given c-clue minimal is seen by one probe)^-1 (seed 000)."""
+    if method in ("singletons", "path"):
+        return float(math.comb(N, c))
+    if method == "subsets":
+        return math.comb(N, s) / math.comb(N - c, s - c) if s >= c else 0.0
+    if method == "supersets":
+        return math.comb(N, s) / math.comb(c, s) if c >= s else 0.0
+    raise ValueError(method)
+
+
+def mixture_factor(method: str, N: int, c: int, s_mix, per_grid_mix, owners=None) -> float:
+    """1 / Pr(a given c-clue minimal is seen by one probe of the mixture): probes of size
+    s_mix[i] in the shares per_grid_mix[i] / sum (the balance heuristic of multiple
+    importance sampling: every probe's count weighs the same, whichever size found it).
+    ``owners``: the indices of the sizes whose counts of c are kept (default: all)."""
+    total = sum(per_grid_mix)
+    seen = 0.0
+    for i, (s, k) in enumerate(zip(s_mix, per_grid_mix)):
+        if owners is not None and i not in owners:
+            continue
+        f = method_factor(method, N, c, s)
+        seen += k / total / f if f > 0 else 0.0
+    return 1.0 / seen if seen > 0 else 0.0
+
+
+def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
+    """The sizes of a plan whose counts of c are kept: every size that can hold c and searches
+    down to it (s >= c >= floor), weighed by the balance heuristic (:func:`mixture_factor`:
+    every find counts the same, whichever size made it).  In the best combination the
+    30-clue subsets searched to the bottom also see c = 28..31 and the 31-clue ones c = 29..31;
+    keeping those finds (about a fifth of c = 28's weight, an eighth of c = 29's) cut the
+    variance of c = 28 1.30-1.33x, of c = 29 1.24-1.29x and of the total 1.09-1.12x against
+    counting each c only in the sizes with the highest floor (2026-11-29: the same 688,000
+    grids of two 280-s runs, each half read both ways)."""
+    return tuple(i for i, (s, f) in enumerate(zip(s_mix, floor_mix)) if f <= c <= s)
+
+
+#: The best combination for the total (issue 18; `estimate minimals` without --method): each range
+#: of c from the subsets made for it: 30-clue subsets searched to the bottom for c <= 27, 31
+#: searched down to 28 for c = 28, 33 searched down to 29 for c >= 29 (the floor's sets are cheap:
+#: minimal_sets); the larger c a smaller size also sees keep its finds (:func:`plan_owners`).
+#: The two tail sizes are thinned by their removable clues (:data:`AUTO_THINNING`): fitted on
+#: per-probe data (2026-11-29, evening) for each size's part of the total, 1.2-1.25x (31 to 28)
+#: and 1.7-1.8x (33 to 29) less variance x CPU, scored on probes not fitted on; their probes a grid
+#: went from 20 and 1.5 to 25 and 4.5 to keep their shares of the CPU (Neyman's allocation:
+#: sqrt(variance x CPU-s) of each part, 3.28 / 2.31 / ~3.1 (x1e14) unthinned, 2026-11-29).
+#: Paired with the plan before (48 / 20 / 1.5, not thinned), 600 s on one thread each at once:
+#: the total's RE^2 x CPU-s 0.00956 against 0.0119 (1.24x; 0.0333% against 0.0371% projected to
+#: 24 core-hours).  c = 22..27 get ~40% of the CPU (for those classes alone, --s 30).
+BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 25, 4.5],
+             "thin": [[0.0, 0.0], [0.2, 14.0], [0.25, 15.5]]}
+
+
+#: thinning (beta, r0) of a subsets size searched to a floor, (s, floor): a subset goes past its
+#: first level with chance min(1, exp(-beta (r - r0))), r its clues that can go alone
+#: (:func:`thinned_minimals_in_subset`).  Fitted on per-probe data (scratch, 2026-11-29): 12 million
+#: 33-clue probes searched to 30 (two seeds; fitted on one and scored on the other, 1.78x and 1.87x
+#: less variance x CPU at c = 30; with the counts known beforehand the bound is 10x; measured in
+#: 600-s runs, 1.6x and 2.8x), 9.6 million searched to 29 (c >= 29 weighted as in the total:
+#: 1.69x and 1.83x) and 2.9 million 31-clue probes searched to 28 (1.20x and 1.25x).  Not for
+#: 30-clue subsets searched to the bottom: r tells little of their c <= 27 finds (<= 1.03x for their
+#: part of the total).
+AUTO_THINNING = {(33, 30): (0.3, 16.5), (33, 29): (0.25, 15.5), (31, 28): (0.2, 14.0)}
+
+
+def auto_thinning(s, min_clues) -> list[tuple[float, float]]:
+    """The thinning of :data:`AUTO_THINNING` for each (size, floor) of a job, (0, 0) where none."""
+    sizes, floors = as_list(s), as_list(min_clues)
+    if len(floors) == 1:
+        floors *= len(sizes)
+    return [AUTO_THINNING.get((a, b), (0.0, 0.0)) for a, b in zip(sizes, floors)]
+
+
+def thinning(thin, method: str, n_sizes: int) -> list[tuple[float, float]]:
+    """The (beta, r0) of each size, checked: None = none; one pair for every size, or one a size."""
+    if thin is None:
+        return [(0.0, 0.0)] * n_sizes
+    pairs = [thin] if len(thin) == 2 and not isinstance(thin[0], (list, tuple)) else list(thin)
+    try:
+        pairs = [(float(b), float(r)) for b, r in pairs]
+    except (TypeError, ValueError):
+        raise ValueError(f"thinning {thin!r}: (beta, r0) pairs of numbers") from None
+    if len(pairs) == 1:
+        pairs *= n_sizes
+    if len(pairs) != n_sizes:
+        raise ValueError(f"thinning {thin!r}: one (beta, r0) pair, or one per subset size ({n_sizes})")
+    if any(not (math.isfinite(b) and math.isfinite(r) and abs(b) <= 10 and abs(r) <= 81) for b, r in pairs):
+        raise ValueError(f"thinning {thin!r}: beta within +-10 and r0 within +-81, finite")
+    if method != "subsets" and any(b != 0.0 for b, _ in pairs):
+        raise ValueError("thinning: subsets only")
+    return pairs
+
+
+def as_list(x) -> list[int]:
+    return [int(v) for v in x] if isinstance(x, (list, tuple)) else [int(x)]
+
+
+def whole_or_fraction(x: float) -> int | float:
+    """2.0 -> 2 (specs stored with whole probe counts stay as they were), 0.25 stays."""
+    x = float(x)
+    return int(x) if math.isfinite(x) and x == int(x) else x
