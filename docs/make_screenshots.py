@@ -132,6 +132,7 @@ def main() -> int:
         pump(app, 300, until=lambda: ua.start_btn.isEnabled())
         ua.k_spin.setValue(17)
         ua.start_search()
+        pump(app, 30, until=lambda: ua.cancel_btn.isEnabled())   # the search starts a tick later
         pump(app, 900, until=lambda: not ua.cancel_btn.isEnabled())
         if ua.found.count():
             ua.found.setCurrentRow(0)
