@@ -67,7 +67,7 @@ BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 25, 4
 #: (:func:`thinned_minimals_in_subset`).  Fitted on per-probe data (scratch, 2026-11-29): 12 million
 #: 33-clue probes searched to 30 (two seeds; fitted on one and scored on the other, 1.78x and 1.87x
 #: less variance x CPU at c = 30; with the counts known beforehand the bound is 10x; measured in
-#: 600-s runs, 1.6x and 2.8x), 9.6 million searched to 29 (c >= 29 weighted as in the total:
+#: three pairs of 600-s runs, 2.8x, 1.6x, 1.6x), 9.6 million searched to 29 (c >= 29 weighted as in the total:
 #: 1.69x and 1.83x) and 2.9 million 31-clue probes searched to 28 (1.20x and 1.25x).  Not for
 #: 30-clue subsets searched to the bottom: r tells little of their c <= 27 finds (<= 1.03x for their
 #: part of the total).
