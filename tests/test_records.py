@@ -202,3 +202,23 @@ def test_cli_25x25_smc_has_a_finite_text_estimate_and_json_null(capsys):
                  "--threads", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert d["estimate"] is None and 308 < d["log10_estimate"] < 309 and d["ci95"] == [None, None]
+
+
+def test_a_total_stands_beside_the_published_total_only_when_its_clue_range_makes_one():
+    """A run searched down to 25 or 30 clues counts part of the minimal puzzles: its 'total' row
+    must not sit beside Berthier's 4.6563e15 (in the report file nor in the Estimator's table);
+    the best combination's and a plain s = 30 run's do."""
+    from types import SimpleNamespace
+
+    from sudokustudio.models.estimator import EstimatorModel
+
+    tail = MinimalsJob("subsets", s=33, c_lo=30, grids_per_batch=2, per_grid=1)
+    assert not tail.total_is_comparable
+    assert MinimalsJob.best().total_is_comparable and MinimalsJob("subsets", s=30).total_is_comparable
+    assert not MinimalsJob("subsets", "2x2").total_is_comparable
+    job = MinimalsJob("subsets", s=30, c_lo=25, grids_per_batch=16, per_grid=8)   # c = 25..30 only
+    total = run_batches(job, 5, 2, workers=1).total
+    rows = report_rows(job, total, 5)
+    assert rows[-1]["c"].startswith("total") and rows[-1]["berthier"] is None
+    run = SimpleNamespace(job=job, total=total)
+    assert EstimatorModel.minimal_table(SimpleNamespace(run=run))[-1][6] == "–"

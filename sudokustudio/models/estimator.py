@@ -451,7 +451,7 @@ class EstimatorModel:
             lo, hi = tot["c_range"]
             rows.append([f"{lo}..{hi}", f"{sum(d['found'] for d in per_c.values()):,}", f"{tot['estimate']:.4e}",
                          f"{100 * tot['rel_err']:.2f}%", "CHECK" if tot["tail"]["warning"] else "ok", "–",
-                         cell(pub("berthier", "all")), "–", "–"])
+                         cell(pub("berthier", "all")) if job.total_is_comparable else "–", "–", "–"])
         return rows
 
     # ------------------------------------------------------------------ export

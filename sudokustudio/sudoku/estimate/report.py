@@ -42,7 +42,8 @@ def report_rows(job, total, seed: int) -> list[dict]:
         lo, hi = t["c_range"]
         rows.append({"c": f"total {lo}..{hi}", "estimate": t["estimate"], "rel_err": t["rel_err"],
                      "ci95_lo": t["ci95"][0], "ci95_hi": t["ci95"][1], "samples": total.n,
-                     "core_seconds": total.cpu, **common, **_tail(t["tail"]), **_published("all", job.box)})
+                     "core_seconds": total.cpu, **common, **_tail(t["tail"]),
+                     **_published("all" if job.total_is_comparable else None, job.box)})
     return rows
 
 
