@@ -412,7 +412,7 @@ class MinimalsJob(BatchJob):
     def total_is_comparable(self) -> bool:
         """Whether the run's total stands beside a published total of all minimal puzzles: 9x9,
         and its clue range holds the classes that make it up (c = 20..30; a run searched down to
-        30 only, say, counts a 300th of them)."""
+        30 only, say, counts a 240th of them)."""
         return self.box == "3x3" and self.c_lo <= 20 and self.c_hi >= 30
 
     def run_batch(self, batch_index: int, seed: int) -> MinimalStats:
