@@ -25,7 +25,7 @@ from sudokustudio.models.generators import (IMPORT_GENERATORS, METHODS, METRIC_T
                                             GenDrawing, GeneratorsModel, GenSeries)
 from sudokustudio.ui.background import BackgroundCalls, show_error
 from sudokustudio.ui.kernels import when_kernels_ready
-from sudokustudio.ui.style import SERIES
+from sudokustudio.ui.style import SERIES, legend_ground
 from sudokustudio.ui.widgets.steady_plot import StagedUpdates, SteadyRange, cache_axes, set_title
 from sudokustudio.ui.widgets.table_fill import fill_table
 
@@ -224,7 +224,7 @@ class GeneratorsTab(QWidget):
         self.hist_plot.setLabel("left", "fraction of puzzles")
         self.hist_plot.showGrid(x=True, y=True, alpha=0.2)
         self.hist_plot.addLegend(offset=(-5, 5), colCount=2, labelTextColor="k",
-                                 brush=pg.mkBrush(255, 255, 255, 210), pen=pg.mkPen("#cccccc"))
+                                 **legend_ground())
         self.hist_plot.getAxis("left").enableAutoSIPrefix(False)
         self.metric_plot = pg.PlotWidget(background="w")
         self.metric_plot.setLabel("bottom", "clues")

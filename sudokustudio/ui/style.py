@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtGui import QColor, QIcon
+from PySide6.QtGui import QBrush, QColor, QIcon, QPen
 
 RESOURCES = Path(__file__).resolve().parent.parent / "resources"
 
@@ -15,6 +15,12 @@ OK_GREEN = QColor("#cdebd0")        # D = 0, solved
 
 # series colours for plots (colour-blind friendly)
 SERIES = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000"]
+
+
+def legend_ground() -> dict:
+    """A plot legend's near-opaque white ground and grey frame (``addLegend(**legend_ground())``):
+    over bars or curves a bare legend is unreadable."""
+    return {"brush": QBrush(QColor(255, 255, 255, 210)), "pen": QPen(QColor("#cccccc"))}
 
 
 def app_icon() -> QIcon:

@@ -13,6 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt, QTimer
 
+from sudokustudio.ui.style import legend_ground
 from sudokustudio.ui.widgets.steady_plot import (REDRAW_STAGGER_MS, SteadyRange, cache_axes, fixed_label_width,
                                                    major_grid_only)
 
@@ -50,8 +51,7 @@ class _Legend:
 
     def __init__(self, plot: pg.PlotWidget, offset):
         self.plot = plot
-        self.legend = plot.addLegend(offset=offset, brush=pg.mkBrush(255, 255, 255, 210),
-                                     pen=pg.mkPen("#cccccc"), labelTextSize="8pt", verSpacing=-6)
+        self.legend = plot.addLegend(offset=offset, labelTextSize="8pt", verSpacing=-6, **legend_ground())
         self.keys: tuple = ()
         self.pending: list | None = None
 
