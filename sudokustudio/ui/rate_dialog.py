@@ -330,18 +330,21 @@ class RateDialog(QDialog):
         run = self.rating.run
         if run is None:
             return
+        # read before the results: a run that ends between the two reads is drawn once more on
+        # the next tick (read after them, the timer stopped with a batch's ratings missing)
+        finished = run.finished
         ratings, cands = self.rating.results()
         self.model.set_results(ratings, cands)
         self.progress.setValue(len(ratings))
         self.status.setText(self.rating.progress_text())
         self._ticks += 1
-        if run.finished or self._ticks % DISTRIBUTION_EVERY == 0:
+        if finished or self._ticks % DISTRIBUTION_EVERY == 0:
             self._draw_distribution()
         for err in run.errors:
             if err not in getattr(self, "_shown_errors", ()):
                 self._shown_errors = {*getattr(self, "_shown_errors", ()), err}
                 show_error(self, "Rating failed", err)
-        if run.finished:
+        if finished:
             self.timer.stop()
         self._update_buttons()
 
