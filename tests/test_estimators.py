@@ -398,10 +398,14 @@ def test_biased_grid_source_is_labelled_and_detectably_biased(exact_4x4_minimals
 
 
 @pytest.mark.parametrize("s, floors, per_grid, thin", [(10, None, 4, [0.8, 2.0]),
-                                                      ([8, 10], [0, 6], [3, 2], [[-0.5, 3.0], [0.8, 2.0]])])
+                                                      ([8, 10], [0, 6], [3, 2], [[-0.5, 3.0], [0.8, 2.0]]),
+                                                      (10, None, 4, [0.8, 2.0, 0.9, 4.0]),
+                                                      ([8, 10], [0, 5], [3, 2], [[0.0, 0.0], [0.0, 0.0, 1.2, 4.5]])])
 def test_4x4_thinned_subsets_agree_with_exhaustive_count(s, floors, per_grid, thin, exact_4x4_minimals):
     """Subsets going past their first level with a chance set by their removable clues (down to
-    4% of them here), each find weighted by its inverse: unbiased per c and for the total."""
+    4% of them here), and sets one clue above the floor searched with a chance set by their clues
+    known needed (the second stage), each find weighted by the inverse: unbiased per c and for
+    the total."""
     kw = {"c_lo": 4} if floors is None else {"min_clues": floors}
     job = MinimalsJob("subsets", "2x2", s=s, per_grid=per_grid, grids_per_batch=200, thin=thin, **kw)
     assert job.spec["thin"] == ([thin] if floors is None else thin)
@@ -429,16 +433,43 @@ def test_thinning_goes_on_with_its_chance_and_weighs_the_finds_by_its_inverse():
         r = sum(bool(unique[km & ~(1 << x)]) for x in np.flatnonzero(keep))
         go_on = min(1.0, np.exp(-0.7 * (r - 2.0)))
         for u, thin_beta in ((0.0, 0.7), (np.nextafter(go_on, 0.0), 0.7), (0.999999, 0.7), (0.999999, 0.0)):
-            thin = np.array([thin_beta, 2.0, u, -1.0])
+            thin = np.array([thin_beta, 2.0, u, -1.0, 0.0, 0.0])
             cnt = np.zeros(17, np.int64)
-            MS.thinned_minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt, 0, thin)
+            worth = np.zeros(17)
+            MS.thinned_minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt, 0, thin, worth,
+                                          np.zeros(4, np.uint64))
             if thin_beta == 0.0 or u < go_on:
                 assert (cnt == plain).all()
                 assert thin[3] == pytest.approx(1.0 if thin_beta == 0.0 else 1.0 / go_on)
+                assert worth == pytest.approx(cnt * thin[3])
             else:
-                assert not cnt.any() and thin[3] == 0.0
+                assert not cnt.any() and thin[3] == 0.0 and not worth.any()
         seen += go_on < 1.0
     assert seen >= 5     # subsets that were thinned
+
+
+def test_the_second_thinning_searches_a_floor_sets_parent_with_its_chance_and_no_other_count_changes():
+    """The second stage (beta2, n2): a chance of 1 finds what the plain search finds, each worth 1;
+    a chance of 0 leaves every set one clue above the floor unsearched, so the two lowest classes
+    get nothing, while the class above counts as before: the sets whose search was left are still
+    remembered, and a set above them the table calls minimal is checked by the solver."""
+    grid = np.array([1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1], dtype=np.uint8)
+    rng = np.random.default_rng(12)
+    out = np.zeros((0, 16), np.uint8)
+    found = np.zeros(17, np.int64)
+    for _ in range(60):
+        keep = (rng.random(16) < 0.75).astype(np.uint8)
+        plain = np.zeros(17, np.int64)
+        MS.minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, plain, 4)
+        found += plain
+        for beta2, n2, gets in ((-1.0, 81.0, plain), (10.0, 81.0, plain * (np.arange(17) >= 6))):
+            cnt = np.zeros(17, np.int64)
+            worth = np.zeros(17)
+            MS.thinned_minimals_in_subset(M.oracle(grid, (2, 2)), keep, out, cnt, 4,
+                                          np.array([0.0, 0.0, 0.0, 0.0, beta2, n2]), worth, np.zeros(4, np.uint64))
+            assert (cnt == gets).all(), (keep, beta2, cnt, plain)
+            assert worth == pytest.approx(cnt.astype(float))
+    assert found[4] and found[5] and found[6]     # every class was there to lose
 
 
 def test_bad_parameters_are_named():
@@ -458,6 +489,10 @@ def test_bad_parameters_are_named():
         MinimalsJob("supersets", s=24, thin=[0.3, 16])
     with pytest.raises(ValueError, match="thinning.*numbers"):
         MinimalsJob("subsets", s=30, thin=["a", 1])
+    with pytest.raises(ValueError, match="second stage.*needs a floor"):
+        MinimalsJob("subsets", s=30, thin=[0.3, 16, 0.2, 20])
+    with pytest.raises(ValueError, match="beta2, n2"):
+        MinimalsJob("subsets", s=30, min_clues=[27], thin=[0.3, 16, 0.2])
 
 
 # ----------------------------------------------------------------- CLI
@@ -501,13 +536,15 @@ def test_cli_minimals_counting_only_the_tail(capsys):
 
 
 def test_cli_thinning_is_automatic_for_33_clue_subsets_searched_to_30_and_can_be_set_or_left_off(capsys):
-    """--thin auto (the default) thins the design it was fitted for and nothing else; off and
-    BETA:R0 pairs say what they do; a malformed pair is one clear line."""
+    """--thin auto (the default) thins the designs it was fitted for and nothing else; off,
+    BETA:R0 pairs and BETA:R0:BETA2:N2 say what they do; a malformed pair is one clear line."""
     def thin_of(*args):
         assert _cli("estimate", "minimals", *args, "--samples", "16", "--seed", "2", "--json") == 0
         return json.loads(capsys.readouterr().out)["thin"]
 
     assert thin_of("--s", "33", "--min-clues", "30") == [[0.3, 16.5]]
+    assert thin_of("--s", "31", "--min-clues", "28") == [[0.2, 14.0, 0.15, 23.0]]     # with its second stage
+    assert thin_of("--box", "2x2", "--s", "10", "--min-clues", "5", "--thin", "0:0:0.5:3") == [[0.0, 0.0, 0.5, 3.0]]
     assert thin_of("--s", "33", "--min-clues", "30", "--thin", "off") == [[0.0, 0.0]]
     assert thin_of("--box", "2x2", "--s", "10", "--min-clues", "5") == [[0.0, 0.0]]
     assert thin_of("--box", "2x2", "--s", "8,10", "--min-clues", "0,5", "--per-grid", "2,2",

@@ -73,9 +73,11 @@ def register(sub) -> None:
                    help="probes per sampled grid of weight 1, more than 0 and at most 1000000 (a fraction is "
                         "an average: 0.25 probes one grid in four); for a mixture one number per size, "
                         "separated by commas (default for subsets: 48 each on 9x9 grids, 16 on 4x4)")
-    m.add_argument("--thin", default="auto", metavar="auto|off|BETA:R0[,...]",
+    m.add_argument("--thin", default="auto", metavar="auto|off|BETA:R0[:BETA2:N2][,...]",
                    help="subsets: go past a subset's first level only with chance min(1, exp(-BETA (r - R0))), "
-                        "r its clues that can go alone, each find weighted by the inverse (unbiased); one pair, "
+                        "r its clues that can go alone, each find weighted by the inverse (unbiased); with "
+                        "BETA2:N2 also search a set one clue above the floor only with chance "
+                        "min(1, exp(BETA2 (k - N2))), k its clues known needed; one entry, "
                         "or one per size.  auto (default): the thinning fitted for 33-clue subsets searched to 30 "
                         "(c = 30: ~2x less variance x CPU) or 29 and 31-clue ones searched to 28, none elsewhere; "
                         "off: none")
@@ -259,12 +261,21 @@ def run_minimals(args) -> int:
     return _run_minimals(args, job, method)
 
 
+def _thinning_text(s: int, entry) -> str:
+    text = f"s={s}: beta {entry[0]:g}, r0 {entry[1]:g}"
+    return text + (f", beta2 {entry[2]:g}, n2 {entry[3]:g}" if len(entry) == 4 else "")
+
+
 def _thin_pairs(text: str) -> list[list[float]]:
-    """'0.3:16.5,0:0' -> [[0.3, 16.5], [0.0, 0.0]] (the job checks the numbers)."""
+    """'0.3:16.5,0:0' -> [[0.3, 16.5], [0.0, 0.0]]; '0.25:15.5:0.25:22' a second stage too (the
+    job checks the numbers)."""
     try:
-        return [[float(x) for x in pair.split(":")] for pair in text.split(",")]
+        entries = [[float(x) for x in pair.split(":")] for pair in text.split(",")]
     except ValueError:
-        raise ValueError(f"--thin {text}: auto, off, or BETA:R0 pairs separated by commas") from None
+        entries = []
+    if not entries or any(len(e) not in (2, 4) for e in entries):
+        raise ValueError(f"--thin {text}: auto, off, or BETA:R0 pairs (or BETA:R0:BETA2:N2) separated by commas")
+    return entries
 
 
 def _run_minimals(args, job, method: str) -> int:
@@ -297,8 +308,8 @@ def _run_minimals(args, job, method: str) -> int:
         return 1 if out.errors else 0
     label = " (BIASED grid source)" if job.biased else ""
     by = "the best combination" if method == "best" else method
-    thinned = "; thinned " + ", ".join(f"s={a}: beta {b:g}, r0 {r:g}" for a, (b, r) in zip(job.s_mix, job.thin_mix)
-                                       if b) if "thin" in job.spec else ""
+    thinned = "; thinned " + ", ".join(_thinning_text(a, e) for a, e in zip(job.s_mix, job.thin_mix)
+                                       if e[0] or len(e) == 4) if "thin" in job.spec else ""
     print(f"minimal puzzles per grid by {by}{label}: {d['samples']} grids, {d['probes']} probes, "
           f"{out.seconds:.2f} s{thinned}")
     print(f"{'c':>3} {'found':>9} {'per grid':>12} {'RE':>8} {'ESS':>9} {'max':>7}")

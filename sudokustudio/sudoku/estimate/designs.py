@@ -71,10 +71,15 @@ BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 25, 4
 #: 1.69x and 1.83x) and 2.9 million 31-clue probes searched to 28 (1.20x and 1.25x).  Not for
 #: 30-clue subsets searched to the bottom: r tells little of their c <= 27 finds (<= 1.03x for their
 #: part of the total).
-AUTO_THINNING = {(33, 30): (0.3, 16.5), (33, 29): (0.25, 15.5), (31, 28): (0.2, 14.0)}
+#: Second stage (beta2, n2), 2026-11-29 (night): a set one clue above the floor is searched with chance
+#: min(1, exp(beta2 (k - n2))), k its clues known needed.  From per-set data (scratch; 33-clue subsets
+#: to 29, 28 million such sets in two seeds' 1.8 million probes; 31 to 28, 10.8 million in 7.5
+#: million probes), each seed's fit scored on the other: 1.45x / 1.51x less variance x questions
+#: for 33 to 29 (its questions 0.43x), 1.22x / 1.20x for 31 to 28 (0.61x).
+AUTO_THINNING = {(33, 30): (0.3, 16.5), (33, 29): (0.25, 15.5, 0.25, 22.0), (31, 28): (0.2, 14.0, 0.15, 23.0)}
 
 
-def auto_thinning(s, min_clues) -> list[tuple[float, float]]:
+def auto_thinning(s, min_clues) -> list[tuple[float, ...]]:
     """The thinning of :data:`AUTO_THINNING` for each (size, floor) of a job, (0, 0) where none."""
     sizes, floors = as_list(s), as_list(min_clues)
     if len(floors) == 1:
@@ -82,24 +87,48 @@ def auto_thinning(s, min_clues) -> list[tuple[float, float]]:
     return [AUTO_THINNING.get((a, b), (0.0, 0.0)) for a, b in zip(sizes, floors)]
 
 
-def thinning(thin, method: str, n_sizes: int) -> list[tuple[float, float]]:
-    """The (beta, r0) of each size, checked: None = none; one pair for every size, or one a size."""
+def thinning(thin, method: str, floors) -> list[tuple[float, ...]]:
+    """The thinning of each size (``floors``: their clue floors), checked: (beta, r0), or
+    (beta, r0, beta2, n2) with a second thinning above the floor (:func:`thinned_minimals_in_subset`);
+    None = none; one entry for every size, or one a size.  An entry whose beta2 is 0 is kept as a
+    pair."""
+    n_sizes = len(floors)
     if thin is None:
         return [(0.0, 0.0)] * n_sizes
-    pairs = [thin] if len(thin) == 2 and not isinstance(thin[0], (list, tuple)) else list(thin)
+    entries = [thin] if len(thin) in (2, 4) and not isinstance(thin[0], (list, tuple)) else list(thin)
     try:
-        pairs = [(float(b), float(r)) for b, r in pairs]
+        entries = [tuple(float(v) for v in e) for e in entries]
     except (TypeError, ValueError):
-        raise ValueError(f"thinning {thin!r}: (beta, r0) pairs of numbers") from None
-    if len(pairs) == 1:
-        pairs *= n_sizes
-    if len(pairs) != n_sizes:
+        raise ValueError(f"thinning {thin!r}: (beta, r0) or (beta, r0, beta2, n2) entries of numbers") from None
+    if any(len(e) not in (2, 4) for e in entries):
+        raise ValueError(f"thinning {thin!r}: (beta, r0) or (beta, r0, beta2, n2) entries of numbers")
+    entries = [e[:2] if len(e) == 4 and e[2] == 0.0 else e for e in entries]
+    if len(entries) == 1:
+        entries *= n_sizes
+    if len(entries) != n_sizes:
         raise ValueError(f"thinning {thin!r}: one (beta, r0) pair, or one per subset size ({n_sizes})")
-    if any(not (math.isfinite(b) and math.isfinite(r) and abs(b) <= 10 and abs(r) <= 81) for b, r in pairs):
-        raise ValueError(f"thinning {thin!r}: beta within +-10 and r0 within +-81, finite")
-    if method != "subsets" and any(b != 0.0 for b, _ in pairs):
+
+    def bad(e):
+        return (not all(math.isfinite(v) for v in e) or any(abs(b) > 10 for b in e[0::2])
+                or any(abs(r) > 81 for r in e[1::2]))
+
+    if any(bad(e) for e in entries):
+        raise ValueError(f"thinning {thin!r}: each beta within +-10 and each r0 / n2 within +-81, finite")
+    if method != "subsets" and any(e[0] != 0.0 or len(e) == 4 for e in entries):
         raise ValueError("thinning: subsets only")
-    return pairs
+    if any(len(e) == 4 and f == 0 for e, f in zip(entries, floors)):
+        raise ValueError(f"thinning {thin!r}: a second stage (beta2, n2) needs a floor (--min-clues) for its size")
+    return entries
+
+
+def is_thinned(entries) -> bool:
+    """Does any size of a job thin (either stage)?"""
+    return any(e[0] != 0.0 or len(e) == 4 for e in entries)
+
+
+def thinning_rows(entries) -> list[tuple[float, float, float, float]]:
+    """(beta, r0, beta2, n2) a size, the kernel's array rows (no second stage: 0, 0)."""
+    return [(e + (0.0, 0.0))[:4] for e in entries]
 
 
 def as_list(x) -> list[int]:

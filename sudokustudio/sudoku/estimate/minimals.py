@@ -13,6 +13,7 @@ solver.  Uniqueness and minimality questions go to the oracle of
 """
 from __future__ import annotations
 
+import functools
 import math
 import time
 from dataclasses import dataclass, field
@@ -25,12 +26,12 @@ from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.cellset import ZERO, add_cell, cell_set
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95, tail_diagnostics
-from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, mixture_factor, plan_owners,
-                                                  thinning, whole_or_fraction)
+from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, is_thinned, mixture_factor,
+                                                  plan_owners, thinning, thinning_rows, whole_or_fraction)
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, new_oracle
-from sudokustudio.sudoku.minimal_sets import minimals_containing, thinned_minimals_in_subset
+from sudokustudio.sudoku.minimal_sets import THIN_LEN, minimals_containing, thinned_minimals_in_subset
 from sudokustudio.sudoku.solver import random_solution_kernel
 from sudokustudio.sudoku.tables import geometry
 
@@ -99,8 +100,9 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
     3 path.  ``s_mix`` / ``per_grid_mix`` (int64 / float64 arrays, one entry unless a
     mixture): probes of size s_mix[i], per_grid_mix[i] of them per grid on
     average; a subsets probe searches down to floor_mix[i] clues, goes past its first
-    level with the chance thin_mix[i] = (beta, r0) gives (beta 0: always;
-    :func:`thinned_minimals_in_subset`, its finds weighted by 1 / that chance) and counts the c
+    level with the chance thin_mix[i, :2] = (beta, r0) gives (beta 0: always), and above its
+    floor with the chance thin_mix[i, 2:] = (beta2, n2) gives (:func:`thinned_minimals_in_subset`,
+    its finds weighted by 1 / those chances) and counts the c
     with owns[i, c] (:meth:`MinimalsJob.owners`).  A grid of weight w (W / number
     of grids, or 1 for the biased source) gets per_grid_mix[i] * w probes of each
     size, rounded at random (:func:`probes_for_weight`), and its value is their
@@ -123,11 +125,12 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
     work = np.zeros(N, dtype=np.uint8)
     cnt = np.zeros(N + 1, dtype=np.int64)      # minimals seen
     value = np.zeros(N + 1)                     # their sum, each weighted (thinned subsets)
-    thin = np.zeros(4)
+    thin = np.zeros(THIN_LEN)
     out = np.zeros((0, N), dtype=np.uint8)
     empty = np.zeros(N, dtype=np.uint8)
     k_mix = np.zeros(s_mix.shape[0], dtype=np.int64)
     probe_cnt = np.zeros(N + 1, dtype=np.int64)
+    probe_worth = np.zeros(N + 1)                # their worth (thinned subsets)
     per_grid = per_grid_mix.sum()
     for _ in range(n_grids_samples):
         # the grid and its weight relative to uniform: the row-wise sampler's W = 1/q
@@ -172,15 +175,18 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
                     _random_subset(rng, N, s, perm, mask)
                     floor = floor_mix[i]                            # the DFS stops there
                     probe_cnt[floor:s + 1] = 0
+                    probe_worth[floor:s + 1] = 0.0
                     thin[0] = thin_mix[i, 0]
                     thin[1] = thin_mix[i, 1]
+                    thin[4] = thin_mix[i, 2]
+                    thin[5] = thin_mix[i, 3]
                     # drawn only for a thinned size: the probes of the others keep their streams
                     thin[2] = rand_float(rng) if thin[0] != 0.0 else 0.0
-                    thinned_minimals_in_subset(o, mask, out, probe_cnt, floor, thin)
+                    thinned_minimals_in_subset(o, mask, out, probe_cnt, floor, thin, probe_worth, rng)
                     for c in range(floor, s + 1):
                         if owns[i, c] and probe_cnt[c]:
                             cnt[c] += probe_cnt[c]
-                            value[c] += probe_cnt[c] * thin[3]
+                            value[c] += probe_worth[c]
                 elif method == 2:
                     _random_subset(rng, N, s, perm, mask)
                     minimals_containing(o, mask, c_hi, out, cnt)
@@ -371,13 +377,13 @@ class MinimalsJob(BatchJob):
             c_lo = max(c_lo, min(floor_mix))
         if method == "subsets":
             floor_mix = [max(f, c_lo) for f in floor_mix]
-        thin_mix = thinning(thin, method, len(s_mix))
+        thin_mix = thinning(thin, method, floor_mix)
         # one size is stored as a number (the runs stored before mixtures), several as lists;
         # min_clues only for a plan (the specs stored before plans stay as they were), thin
         # only when some size is thinned
         mixed = len(s_mix) > 1
         plan = {"min_clues": floor_mix} if min_clues is not None else {}
-        if any(b != 0.0 for b, _ in thin_mix):
+        if is_thinned(thin_mix):
             plan["thin"] = [list(t) for t in thin_mix]
         super().__init__(method=method, box=box, s=s_mix if mixed else s_mix[0], c_lo=int(c_lo), c_hi=int(c_hi),
                          grid_source=grid_source, per_grid=per_grid_mix if mixed else per_grid_mix[0],
@@ -400,7 +406,7 @@ class MinimalsJob(BatchJob):
         """This job with the thinning of :data:`AUTO_THINNING` for its sizes and floors (itself
         when none applies, or it is thinned already, or not a 9x9 subsets job)."""
         pairs = auto_thinning(self.s_mix, self.floor_mix)
-        if self.method != "subsets" or self.N != 81 or "thin" in self.spec or not any(b for b, _ in pairs):
+        if self.method != "subsets" or self.N != 81 or "thin" in self.spec or not is_thinned(pairs):
             return self
         return MinimalsJob(**self.spec, thin=pairs)
 
@@ -429,7 +435,8 @@ class MinimalsJob(BatchJob):
         t0 = time.perf_counter()
         minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], np.array(self.s_mix, np.int64),
                               self.c_lo, self.c_hi, np.array(self.per_grid_mix, np.float64),
-                              np.array(self.floor_mix, np.int64), np.array(self.thin_mix, np.float64).reshape(-1, 2),
+                              np.array(self.floor_mix, np.int64),
+                              np.array(thinning_rows(self.thin_mix), np.float64).reshape(-1, 4),
                               self.ownership(), self.grids_per_batch,
                               not self.biased, 1.0 / grid_reference(self.box)[0], self.factors(), s1, s2, vmax,
                               tot, found, calls)
@@ -462,7 +469,16 @@ class MinimalsJob(BatchJob):
 
     def factor(self, c: int) -> float:
         """1 / Pr(a given c-clue minimal is counted by one probe of this job)."""
+        if 0 <= c <= self.N:
+            return self._factor_table[c]
         return mixture_factor(self.method, self.N, c, self.s_mix, self.per_grid_mix, self.owners(c))
+
+    @functools.cached_property
+    def _factor_table(self) -> tuple[float, ...]:
+        # made once: a live run's summary asks for every c's factor at each snapshot, under
+        # the run's lock (the Estimator tab took ~80 a redraw)
+        return tuple(mixture_factor(self.method, self.N, c, self.s_mix, self.per_grid_mix, self.owners(c))
+                     for c in range(self.N + 1))
 
     def merge(self, a: MinimalStats, b: MinimalStats) -> MinimalStats:
         return a + b
