@@ -57,9 +57,14 @@ def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
 #: sqrt(variance x CPU-s) of each part, 3.28 / 2.31 / ~3.1 (x1e14) unthinned, 2026-11-29).
 #: Paired with the plan before (48 / 20 / 1.5, not thinned), 600 s on one thread each at once:
 #: the total's RE^2 x CPU-s 0.00956 against 0.0119 (1.24x; 0.0333% against 0.0371% projected to
-#: 24 core-hours).  c = 22..27 get ~40% of the CPU (for those classes alone, --s 30).
-BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 25, 4.5],
-             "thin": [[0.0, 0.0], [0.2, 14.0], [0.25, 15.5]]}
+#: 24 core-hours).  The same night both tail sizes got a second stage (above their floors, by the
+#: clues known needed: AUTO_THINNING) and, by Neyman's rule with their new variance and cost a
+#: probe, 37 and 8.5 probes a grid: paired with 48 / 25 / 4.5 first-stage only (600 s on one thread
+#: each at once, two pairs, seeds 511-516), the total's RE^2 x CPU-s 0.00825 and 0.00833 against
+#: 0.00925 and 0.0121 (1.12x and 1.45x; 0.0309% and 0.0311% projected).  c = 22..27 get ~40% of the
+#: CPU (for those classes alone, --s 30).
+BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 37, 8.5],
+             "thin": [[0.0, 0.0], [0.2, 14.0, 0.15, 23.0], [0.25, 15.5, 0.25, 22.0]]}
 
 
 #: thinning (beta, r0) of a subsets size searched to a floor, (s, floor): a subset goes past its
