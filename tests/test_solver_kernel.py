@@ -129,6 +129,28 @@ def test_other_solution_of_random_subsets():
             assert not np.array_equal(other, g)
 
 
+def test_one_workspace_asked_about_many_grids_answers_as_fresh_ones():
+    """A workspace keeps the avoided grid's words between questions; asked about subsets of 300
+    grids in random order (the grid changes at almost every question), with and without a cell
+    that must differ, it answers as a fresh workspace each time, down to the solution found."""
+    grids = _random_grids(300, 29)
+    gen = np.random.default_rng(29)
+    puzzles, owner = _random_subsets(grids, 6_000, gen, with_pick=True)
+    workspace = solver.new_search_workspace()
+    kept, fresh = np.zeros(81, np.uint8), np.zeros(81, np.uint8)
+    differing = 0
+    for i, (p, g) in enumerate(zip(puzzles, grids[owner])):
+        cell = int(np.flatnonzero(p)[0]) if i % 2 and p.any() else -1
+        q = p.copy()
+        if cell >= 0:
+            q[cell] = 0
+        n = solver.other_solution_differing_in(q, g, cell, kept, workspace)
+        assert n == solver.other_solution_differing_kernel(q, g, cell, fresh)
+        assert not n or np.array_equal(kept, fresh)
+        differing += n and cell >= 0
+    assert differing > 100
+
+
 def test_contradictory_givens_of_every_kind():
     """Two equal givens in a row, a column (same band and across bands) or a box;
     a cell whose peers hold all nine digits."""

@@ -405,10 +405,10 @@ class MinimalsJob(BatchJob):
     def auto_thinned(self) -> "MinimalsJob":
         """This job with the thinning of :data:`AUTO_THINNING` for its sizes and floors (itself
         when none applies, or it is thinned already, or not a 9x9 subsets job)."""
-        pairs = auto_thinning(self.s_mix, self.floor_mix)
-        if self.method != "subsets" or self.N != 81 or "thin" in self.spec or not is_thinned(pairs):
+        fitted = auto_thinning(self.s_mix, self.floor_mix)
+        if self.method != "subsets" or self.N != 81 or "thin" in self.spec or not is_thinned(fitted):
             return self
-        return MinimalsJob(**self.spec, thin=pairs)
+        return MinimalsJob(**self.spec, thin=fitted)
 
     @property
     def biased(self) -> bool:
