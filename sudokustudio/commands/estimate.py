@@ -257,7 +257,7 @@ def run_minimals(args) -> int:
     if args.thin == "auto":
         job = job.auto_thinned()
     elif args.thin != "off":
-        job = MinimalsJob(**kw, thin=_thin_pairs(args.thin))
+        job = MinimalsJob(**kw, thin=_thinning_entries(args.thin))
     return _run_minimals(args, job, method)
 
 
@@ -266,7 +266,7 @@ def _thinning_text(s: int, entry) -> str:
     return text + (f", beta2 {entry[2]:g}, n2 {entry[3]:g}" if len(entry) == 4 else "")
 
 
-def _thin_pairs(text: str) -> list[list[float]]:
+def _thinning_entries(text: str) -> list[list[float]]:
     """'0.3:16.5,0:0' -> [[0.3, 16.5], [0.0, 0.0]]; '0.25:15.5:0.25:22' a second stage too (the
     job checks the numbers)."""
     try:
@@ -279,6 +279,8 @@ def _thin_pairs(text: str) -> list[list[float]]:
 
 
 def _run_minimals(args, job, method: str) -> int:
+    from sudokustudio.sudoku.estimate.designs import is_thinned
+
     n_batches, seconds = _amount(args, job.grids_per_batch)
     job.warm_up()
     work_started()
@@ -309,7 +311,7 @@ def _run_minimals(args, job, method: str) -> int:
     label = " (BIASED grid source)" if job.biased else ""
     by = "the best combination" if method == "best" else method
     thinned = "; thinned " + ", ".join(_thinning_text(a, e) for a, e in zip(job.s_mix, job.thin_mix)
-                                       if e[0] or len(e) == 4) if "thin" in job.spec else ""
+                                       if is_thinned([e])) if "thin" in job.spec else ""
     print(f"minimal puzzles per grid by {by}{label}: {d['samples']} grids, {d['probes']} probes, "
           f"{out.seconds:.2f} s{thinned}")
     print(f"{'c':>3} {'found':>9} {'per grid':>12} {'RE':>8} {'ESS':>9} {'max':>7}")

@@ -119,7 +119,7 @@ def thinning(thin, method: str, floors) -> list[tuple[float, ...]]:
 
     if any(bad(e) for e in entries):
         raise ValueError(f"thinning {thin!r}: each beta within +-10 and each r0 / n2 within +-81, finite")
-    if method != "subsets" and any(e[0] != 0.0 or len(e) == 4 for e in entries):
+    if method != "subsets" and is_thinned(entries):
         raise ValueError("thinning: subsets only")
     if any(len(e) == 4 and f == 0 for e, f in zip(entries, floors)):
         raise ValueError(f"thinning {thin!r}: a second stage (beta2, n2) needs a floor (--min-clues) for its size")
