@@ -152,3 +152,29 @@ def test_the_bar_plots_legend_sits_above_its_bars_and_the_decades_are_apart(qtbo
     assert max(ticks) <= np.ceil(highest) + 0.5
     px = view.height() / (view.viewRange()[1][1] - view.viewRange()[1][0])
     assert min(np.diff(ticks)) * px >= DECADE_LABEL_PX
+
+
+def test_bar_plot_legend_swatches_have_their_series_colours(qtbot):
+    """Each legend row of the minimal-count bar plot shows its bars' colour (they all showed
+    pyqtgraph's default blue-grey), read from the rendered legend."""
+    from PySide6.QtGui import QColor, QImage, QPainter
+
+    from sudokustudio.ui.widgets.est_plots import MinimalsBarPlot
+
+    plot = MinimalsBarPlot()
+    qtbot.addWidget(plot)
+    plot.resize(350, 300)
+    plot.show()
+    qtbot.waitExposed(plot)
+    per_c = {c: (10.0 ** (c - 15), 0.0) for c in range(20, 28)}
+    runs = [("#1 run", "#2ca02c", per_c), ("#2 run", "#d62728", per_c)]
+    plot.show_estimates(runs, {c: v for c, (v, _) in per_c.items()}, "Afmob 2015")
+    qtbot.waitUntil(lambda: len(plot.getPlotItem().legend.items) == 3, timeout=2000)
+    for (sample, label), want in zip(plot.getPlotItem().legend.items, ("#2ca02c", "#d62728", "#bbbbbb")):
+        image = QImage(20, 20, QImage.Format_ARGB32)
+        image.fill(QColor("white"))
+        painter = QPainter(image)
+        sample.paint(painter, None, None)
+        painter.end()
+        got = image.pixelColor(10, 10)
+        assert (got.red(), got.green(), got.blue()) == QColor(want).getRgb()[:3], label.text

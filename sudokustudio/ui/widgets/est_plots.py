@@ -281,8 +281,11 @@ class MinimalsBarPlot(pg.PlotWidget):
                                        pen=_pen("k", 0.5))
                 eb = pg.ErrorBarItem(x=np.zeros(0), y=np.zeros(0), top=np.zeros(0), bottom=np.zeros(0),
                                      pen=_pen("k", 1))
-                proxy = pg.PlotDataItem([], [], pen=None, symbol="s", symbolBrush=pg.mkBrush(colour),
-                                        symbolPen=pg.mkPen(colour), symbolSize=10)
+                # the legend's swatch: a scatter item keeps its brush with no points (an empty
+                # PlotDataItem never passes its symbol brush on, and the legend drew pyqtgraph's
+                # default blue-grey square for every series)
+                proxy = pg.ScatterPlotItem([], [], symbol="s", brush=pg.mkBrush(colour),
+                                           pen=pg.mkPen(colour), size=10)
                 return [bars, eb, proxy]
 
             bars, eb, proxy = self._series.get(key, factory)
