@@ -111,7 +111,7 @@ def thinning(thin, method: str, floors) -> list[tuple[float, ...]]:
     if len(entries) == 1:
         entries *= n_sizes
     if len(entries) != n_sizes:
-        raise ValueError(f"thinning {thin!r}: one (beta, r0) pair, or one per subset size ({n_sizes})")
+        raise ValueError(f"thinning {thin!r}: one entry, or one per subset size ({n_sizes})")
 
     def bad(e):
         return (not all(math.isfinite(v) for v in e) or any(abs(b) > 10 for b in e[0::2])
