@@ -81,14 +81,15 @@ def run(args) -> int:
         print_json({"groups": out, "seconds": round(secs, 3), "jobs": jobs, "cleared_files": cleared,
                     "bytecode_written": bytecode, "cache_dir": str(cache.stamp_dir() or ""), "failed": failed})
     else:
+        width = max(map(len, out), default=0)
         for g, v in out.items():
             if v["state"] == "compiled":
-                print(f"{g:15s} compiled {v['kernels'] or 0:3d} kernels in {v['seconds']:.1f} s "
+                print(f"{g:{width}s} compiled {v['kernels'] or 0:3d} kernels in {v['seconds']:.1f} s "
                       f"({v['cpu_seconds']:.1f} CPU-s)")
             elif v["state"] == "cached":
-                print(f"{g:15s} cached")
+                print(f"{g:{width}s} cached")
             else:
-                print(f"{g:15s} FAILED: {v['error']}", file=sys.stderr)
+                print(f"{g:{width}s} FAILED: {v['error']}", file=sys.stderr)
         print(f"{len(names) - len(failed)}/{len(names)} kernel groups ready in {secs:.1f} s "
               f"(cache: {cache.stamp_dir()})")
     return 1 if failed else 0

@@ -37,16 +37,20 @@ GROUPS: dict[str, KernelGroup] = {g.name: g for g in (
                 ("sudokustudio.survo.warm:warm_generate",), after=("survo-solve",), kernels_hint=94),
     KernelGroup("solver", "Sudoku solver",
                 ("sudokustudio.sudoku.warm:warm_up",), kernels_hint=83),
-    # the weighted sampler draws grids with the estimators' kernels; difficulty includes the W-rating
+    # seed 002's generators and the pattern ones, the difficulty metrics (the W-rating's kernels
+    # among them) and the isomorph classes of an export.  The weighted sampler is a group of its
+    # own: it draws its grids with the estimators' kernels, and while it was in this group the
+    # first top-down puzzle of a first start waited for them (96 s)
     KernelGroup("generators", "generators",
-                ("sudokustudio.sudoku.generate.jobs:warm_up", "sudokustudio.sudoku.generate.weighted:warm_up",
-                 "sudokustudio.sudoku.difficulty:warm_up", "sudokustudio.sudoku.canon:warm_up",
-                 "sudokustudio.sudoku.generate.pattern:warm_up"),
-                after=("solver", "estimators", "rating"),
-                kernels_hint=150),
+                ("sudokustudio.sudoku.generate.jobs:warm_up", "sudokustudio.sudoku.difficulty:warm_up",
+                 "sudokustudio.sudoku.canon:warm_up", "sudokustudio.sudoku.generate.pattern:warm_up"),
+                after=("solver",), kernels_hint=127),
     KernelGroup("estimators", "estimators",
                 ("sudokustudio.sudoku.estimate.grids:warm_up", "sudokustudio.sudoku.estimate.minimals:warm_up"),
                 after=("solver",), kernels_hint=96),
+    KernelGroup("generators-weighted", "weighted generator",
+                ("sudokustudio.sudoku.generate.weighted:warm_up",),
+                after=("generators", "estimators"), kernels_hint=60),
     KernelGroup("ua", "unavoidable sets",
                 ("sudokustudio.sudoku.unavoidable.jobs:warm_up",), after=("solver",), kernels_hint=79),
     KernelGroup("rating", "W-rating",
