@@ -48,8 +48,16 @@ def test_tab_runs_generators_stores_and_exports(qtbot, settings, tmp_path):
     assert "mean clues" in rows and "mean solver guesses" in rows
     shares = tab.table.verticalHeaderItem(rows.index("shares vs seed 002 real (max |z|)"))
     assert "fewer than 10 effective samples" in shares.toolTip()
-    n = tab.export_series("top-down", str(tmp_path / "td.csv"))
-    assert n == 200 and import_collection(tmp_path / "td.csv").puzzles.shape == (200, 81)
+    tab.export_series("top-down", str(tmp_path / "td.csv"))   # written off the UI thread
+    assert tab.calls.wait_idle(30_000) and tab.status.text() == f"Exported 200 puzzles to {tmp_path / 'td.csv'}"
+    assert import_collection(tmp_path / "td.csv").puzzles.shape == (200, 81)
+    from unittest import mock
+
+    with mock.patch("sudokustudio.ui.generators_tab.show_error") as shown:   # a suffix it cannot write
+        tab.export_series("top-down", str(tmp_path / "td.xls"))
+        assert tab.calls.wait_idle(30_000)
+        qtbot.waitUntil(lambda: shown.called, timeout=5_000)
+    assert "'.xls'" in str(shown.call_args.args[2]) and tab.status.text().startswith("Cannot export")
     # the app's own CSV says which generator made it
     assert tab.model.guess_generator(tmp_path / "td.csv") == "top-down"
     tab.shutdown()
@@ -215,7 +223,9 @@ def test_tab_pattern_symmetry_and_rating_row(qtbot, settings, tmp_path):
     assert "grids per puzzle" in row["progress"].toolTip() and "rated" in row["progress"].toolTip()
     assert "central symmetry" in s.name
     # one per isomorphism class on export
-    assert tab.export_series("pattern", str(tmp_path / "p.txt"), one_per_class=True) == res.count
+    tab.export_series("pattern", str(tmp_path / "p.txt"), one_per_class=True)
+    assert tab.calls.wait_idle(30_000) and tab.status.text().startswith(f"Exported {res.count:,} puzzles")
+    assert len(import_collection(tmp_path / "p.txt").puzzles) == res.count
     # a mask with a bad character: a clear message, nothing started
     row["source"].setCurrentText("mask")
     row["mask"].setText("x" * 40 + "q" + "." * 40)

@@ -414,6 +414,8 @@ def export_puzzles(path, result, generator: str = "", seed="", name: str = "",
             for i in range(len(puzzles)):
                 w.writerow([texts[i], clues[i], gen, seed,
                             repr(float(weights[i])), *[_fmt_metric(metrics[k][i]) for k in metrics]])
+                if i % 1024 == 1023:
+                    time.sleep(0)   # hand the GIL to the window's thread: it waited up to 90 ms without
     else:
         with p.open("w", encoding="utf-8", newline="\n") as f:
             f.writelines(text + "\n" for text in format_puzzles(puzzles))
