@@ -59,6 +59,31 @@ def test_runs_commit_to_the_store_and_fill_the_rows_and_table(tmp_path):
     assert "guesses" in d.metric_names and model.drawing("W").note.startswith("No W-rating yet")
 
 
+def test_a_run_waiting_for_its_kernels_shows_how_far_they_are(tmp_path):
+    """A first start: the row's bar is the share of the job's kernel groups compiled, its text
+    says so, and the run starts once they are ready."""
+    from sudokustudio.kernels import KernelReadiness, set_readiness, wait_ready
+    from sudokustudio.kernels.readiness import COMPILING, READY
+
+    r = KernelReadiness(["generators", "solver"], ready=False)
+    r.update("generators", state=COMPILING, kernels=32, expected=128)
+    old = set_readiness(r)
+    try:
+        model = GeneratorsModel(CollectionStore(tmp_path / "c.sqlite3"), lambda: EXECUTOR,
+                                gate=lambda job, stop: wait_ready(job.kernel_groups, cancel=stop))
+        s = model.start("top-down", 50, seed=4)
+        _wait(lambda: s.run.snapshot(history=False).waiting_for)
+        row = model.row("top-down")
+        assert row.progress == 0.25 and row.progress_text == "preparing (compiling kernels: 25%)…"
+        assert row.progress_short == "preparing…" and row.count == "0"
+        r.update("generators", state=READY)
+        _wait(lambda: s.run.finished)
+        row = model.row("top-down")
+        assert row.progress == 1.0 and row.progress_text == "50 / 50 puzzles"
+    finally:
+        set_readiness(old)
+
+
 def test_the_drawing_s_table_and_series_agree_while_a_run_finds_its_first_puzzle(tmp_path):
     """A run's first puzzles may land while a drawing is being made (a worker thread); the
     table's columns and the series they stand for come from one look at the statistics."""

@@ -205,6 +205,13 @@ def is_ready(groups: Iterable[str] | str) -> bool:
     return _current.is_ready(groups)
 
 
+def preparing(groups: Iterable[str] | str) -> tuple[float, str]:
+    """What a run or an action waiting for ``groups`` shows: the fraction of them compiled and
+    "preparing (compiling kernels: 45%)…" (a first start's first puzzle waits about a minute)."""
+    f = _current.progress(groups)
+    return f, f"preparing (compiling kernels: {100 * f:.0f}%)…"
+
+
 def wait_ready(groups: Iterable[str] | str, timeout: float | None = None,
                cancel: threading.Event | Callable[[], bool] | None = None) -> bool:
     return _current.wait_ready(groups, timeout, cancel)

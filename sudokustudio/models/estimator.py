@@ -21,6 +21,7 @@ from sudokustudio.core.durations import duration_text
 from sudokustudio.core.stats import TAIL_MAX_SHARE, TAIL_MIN_ESS
 from sudokustudio.jobs.run import Run, Snapshot, Status, StopRules
 from sudokustudio.jobs.store import RunInfo, RunStore, StoreError
+from sudokustudio.kernels import preparing
 from sudokustudio.sudoku import estimate as E
 
 COLOURS = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"]
@@ -302,7 +303,7 @@ class EstimatorModel:
             return None
         snap = view.run.snapshot(history=False)
         job = view.run.job
-        state = {Status.STOPPING: "stopping…", Status.QUEUED: "preparing (compiling kernels)…"
+        state = {Status.STOPPING: "stopping…", Status.QUEUED: preparing(job.kernel_groups)[1]
                  if snap.waiting_for else "starting…"}.get(snap.status, snap.status.value)
         tail_warning = ""
         if snap.units == 0:

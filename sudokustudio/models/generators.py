@@ -26,6 +26,7 @@ from sudokustudio.core.stats import Moments
 from sudokustudio.jobs.collections import (Collection, CollectionError, CollectionStore, add_missing_metrics,
                                            export_puzzles, import_collection)
 from sudokustudio.jobs.run import Run, Status, StopRules
+from sudokustudio.kernels import preparing
 from sudokustudio.sudoku.correction import CF
 from sudokustudio.sudoku.generate import PUBLISHED, PUBLISHED_CB_HIST, GenResult, describe_result
 from sudokustudio.sudoku.generate.results import tail_warning
@@ -292,9 +293,11 @@ class GeneratorsModel:
             rate = "preparing…"
         if snap.errors:
             detail += "\n" + "\n".join(snap.errors)
-        text = f"{done:,} / {target:,} {what}" if not snap.waiting_for else "preparing (compiling kernels)…"
-        short = f"{done:,} / {target:,}" if not snap.waiting_for else "preparing…"
-        return RowState(min(1.0, done / max(1, target)), text, f"{res.count:,}", rate, button, detail, short)
+        short = f"{done:,} / {target:,}"
+        fraction, text = min(1.0, done / max(1, target)), f"{short} {what}"
+        if snap.waiting_for:   # the bar shows the kernels compiled meanwhile
+            (fraction, text), short = preparing(s.run.job.kernel_groups), "preparing…"
+        return RowState(fraction, text, f"{res.count:,}", rate, button, detail, short)
 
     # ------------------------------------------------------------------ imports and exports
     @staticmethod
