@@ -44,8 +44,10 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as e:  # --help (0) or a bad option (2): a return code, also when called as a function
         return e.code if isinstance(e.code, int) else 2
     from sudokustudio.kernels.cache import prepare_before_running
+    from sudokustudio.kernels.listener import announce_first_compile
 
     prepare_before_running()
+    announce_first_compile(lambda text: print(text, file=sys.stderr, flush=True))
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

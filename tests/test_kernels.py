@@ -295,6 +295,21 @@ time.sleep(120)
 """
 
 
+def test_a_command_says_once_that_it_compiles(tmp_path):
+    """The CLI's notice: written as the first compile of a process starts, not again for the next."""
+    code = ("from sudokustudio.kernels.listener import announce_first_compile\n"
+            "said = []\n"
+            "announce_first_compile(said.append)\n"
+            "from numba import njit\n"
+            "assert not said\n"
+            "assert njit(lambda x: x + 1)(1) == 2 and njit(lambda x: 2 * x)(2) == 4\n"
+            "print(len(said), said[0])\n")
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("1 compiling kernels on first use") and "sudokustudio-cli warm" in out.stdout
+
+
 def test_compile_process_ends_with_the_app(tmp_path):
     """A window killed with -9 leaves no compile process behind."""
     import signal

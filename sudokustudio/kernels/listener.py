@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from typing import Callable
 
 log = logging.getLogger("sudokustudio.kernels.compiles")
 _lock = threading.Lock()
@@ -52,3 +53,33 @@ def compiles_here() -> int:
 def compiled_names() -> list[str]:
     with _lock:
         return list(_state["names"])
+
+
+_first = {"write": None, "installed": False}   # announce_first_compile's writer, until it has written
+#: what a command says as it starts compiling (once a process)
+FIRST_COMPILE_NOTICE = ("compiling kernels on first use: once after an install or an update "
+                        "(`sudokustudio-cli warm` compiles them all ahead)…")
+
+
+def announce_first_compile(write: Callable[[str], None]) -> None:
+    """Call ``write(FIRST_COMPILE_NOTICE)`` once, as numba starts the next compile in this process
+    (the CLI, for each command): a command's first run compiles its kernels, and a cold top-down
+    run had sat silent for 36 s (an estimate for minutes) before its progress bar."""
+    with _lock:
+        _first["write"] = write
+        if _first["installed"]:
+            return
+        _first["installed"] = True
+    from numba.core import event as ev
+
+    class FirstCompile(ev.Listener):
+        def on_start(self, event):
+            with _lock:
+                write_now, _first["write"] = _first["write"], None
+            if write_now is not None:
+                write_now(FIRST_COMPILE_NOTICE)
+
+        def on_end(self, event):
+            pass
+
+    ev.register("numba:compile", FirstCompile())
