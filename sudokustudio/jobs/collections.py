@@ -415,7 +415,7 @@ def export_puzzles(path, result, generator: str = "", seed="", name: str = "",
                 w.writerow([texts[i], clues[i], gen, seed,
                             repr(float(weights[i])), *[_fmt_metric(metrics[k][i]) for k in metrics]])
                 if i % 1024 == 1023:
-                    time.sleep(0)   # hand the GIL to the window's thread: it waited up to 90 ms without
+                    time.sleep(0)   # hands the GIL to the window's thread (which otherwise waited up to 90 ms)
     else:
         with p.open("w", encoding="utf-8", newline="\n") as f:
             f.writelines(text + "\n" for text in format_puzzles(puzzles))
