@@ -269,3 +269,33 @@ def test_a_short_window_scrolls_the_left_column_and_keeps_the_form_whole(qtbot, 
     tab.status_label.setText("#1 subsets s=30 — paused\n" + "\n".join(["a line of the run's status"] * 6))
     tab.resize(1280, 740)
     qtbot.waitUntil(lambda: not column.verticalScrollBar().isVisible(), timeout=5000)
+
+
+def test_a_run_waiting_for_its_kernels_shows_their_share_compiled_as_it_moves(qtbot, settings, messages):
+    """A first start: the panel of a run queued for its kernels follows the share compiled (the
+    tab redraws only when a batch or the status changes, which a waiting run does not)."""
+    from sudokustudio.kernels import KernelReadiness, set_readiness
+    from sudokustudio.kernels.readiness import COMPILING
+
+    r = KernelReadiness(["estimators"], ready=False)
+    r.update("estimators", state=COMPILING, kernels=32, expected=128)
+    old = set_readiness(r)
+    try:
+        tab = _grids_tab(qtbot, settings)
+        view = tab.start_run()
+        qtbot.waitUntil(lambda: bool(view.run.snapshot(history=False).waiting_for), timeout=5_000)
+        tab._tick()
+        assert "preparing (compiling kernels: 25%)" in tab.status_label.text()
+        r.update("estimators", kernels=64)
+        tab._tick()
+        assert "preparing (compiling kernels: 50%)" in tab.status_label.text()
+        r.mark_ready("estimators")
+        qtbot.waitUntil(lambda: view.run.batches_done >= 1, timeout=60_000)
+        tab.stop_run()
+        qtbot.waitUntil(lambda: view.run.finished, timeout=5_000)
+        tab._tick()
+        assert "preparing" not in tab.status_label.text()
+        tab.shutdown()
+    finally:
+        set_readiness(old)
+    assert not [m for m in messages if m[0] == "warning"]

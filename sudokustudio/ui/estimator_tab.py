@@ -460,6 +460,8 @@ class EstimatorTab(QWidget):
             self._drawn = key
             self._refresh_run_list()
             self._redraw()
+        elif live is not None and snap.waiting_for:
+            self._update_panel()   # the share of its kernels compiled moves while the run waits
 
     def _redraw(self) -> None:
         """Redraw the plots (and the table) of the mode shown: each after the first is updated
