@@ -65,8 +65,8 @@ def test_a_run_waiting_for_its_kernels_shows_how_far_they_are(tmp_path):
     from sudokustudio.kernels import KernelReadiness, set_readiness, wait_ready
     from sudokustudio.kernels.readiness import COMPILING, READY
 
-    r = KernelReadiness(["generators", "solver"], ready=False)
-    r.update("generators", state=COMPILING, kernels=32, expected=128)
+    r = KernelReadiness(["top-down", "generators"], ready=False)   # a plain top-down run needs the first
+    r.update("top-down", state=COMPILING, kernels=32, expected=128)
     old = set_readiness(r)
     try:
         model = GeneratorsModel(CollectionStore(tmp_path / "c.sqlite3"), lambda: EXECUTOR,
@@ -76,7 +76,7 @@ def test_a_run_waiting_for_its_kernels_shows_how_far_they_are(tmp_path):
         row = model.row("top-down")
         assert row.progress == 0.25 and row.progress_text == "preparing (compiling kernels: 25%)…"
         assert row.progress_short == "preparing…" and row.count == "0"
-        r.update("generators", state=READY)
+        r.update("top-down", state=READY)
         _wait(lambda: s.run.finished)
         row = model.row("top-down")
         assert row.progress == 1.0 and row.progress_text == "50 / 50 puzzles"

@@ -166,6 +166,20 @@ def test_every_job_names_known_groups():
                 assert callable(getattr(importlib.import_module(mod), fn)), name
 
 
+def test_a_plain_top_down_run_waits_only_for_its_own_group():
+    """The Generators tab's first row as it starts needs the top-down group alone; a pool of
+    grids, the W-rating or a difficulty band need the generators group."""
+    from sudokustudio.sudoku.generate.jobs import GeneratorJob
+
+    assert GeneratorJob("top-down").kernel_groups == ("top-down",)
+    assert GeneratorJob("top-down", grid_source="pairswap").kernel_groups == ("top-down",)
+    for job in (GeneratorJob("top-down", grid_source="pool"), GeneratorJob("top-down", difficulty=["W"]),
+                GeneratorJob("top-down", bands=[["guesses", 0, 2]]), GeneratorJob("bottom-up"),
+                GeneratorJob("controlled-bias")):
+        assert job.kernel_groups == ("generators",), job.spec
+    assert set(GROUPS["generators"].after) == {"solver", "top-down"}
+
+
 def test_action_waits_for_its_kernels_then_runs(qtbot):
     """when_kernels_ready queues an action (status bar: preparing…) and runs it once ready."""
     from PySide6.QtWidgets import QMainWindow, QWidget

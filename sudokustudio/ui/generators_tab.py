@@ -76,7 +76,7 @@ class GeneratorsTab(QWidget):
     browseRequested = Signal(list)
     title = "Generators"
     #: kernel groups the window loads in the background once the tab has been shown a moment
-    kernel_groups = ("generators", "generators-weighted")
+    kernel_groups = ("top-down", "generators", "generators-weighted")
     file_filters = "Puzzle collections (*.txt *.sdm *.csv);;All files (*)"
 
     def __init__(self, settings=None, parent=None):

@@ -110,6 +110,9 @@ class GeneratorJob(GeneratorBatchJob):
                          pool_size=int(pool_size), pool_seed=int(pool_seed), pool_grids=pool_grids,
                          blind=int(blind), start_clues=int(start_clues), verify=bool(verify),
                          difficulty=list(difficulty), bands=bands)
+        if method == "top-down" and grid_source != "pool" and set(difficulty) <= set(FAST_METRICS) and not bands:
+            # the first row's run as it starts: its kernels alone are ready ~25 s sooner on a first start
+            self.kernel_groups = ("top-down",)
 
     def _pool(self):
         s = self.spec
@@ -160,6 +163,11 @@ class GeneratorJob(GeneratorBatchJob):
         GeneratorJob(s["method"], per_batch=10 if s["method"] == "controlled-bias" else 1,
                      grid_source=s["grid_source"], pool_size=1, pool_grids=s["pool_grids"], verify=s["verify"],
                      difficulty=s["difficulty"]).run_batch(0, 1)
+
+
+def warm_top_down() -> None:
+    """Compile what a top-down run needs with its fast difficulty metrics (its kernel group)."""
+    GeneratorJob("top-down", per_batch=1).run_batch(0, 1)
 
 
 def warm_up() -> None:
