@@ -277,8 +277,8 @@ def test_a_run_waiting_for_its_kernels_shows_their_share_compiled_as_it_moves(qt
     from sudokustudio.kernels import KernelReadiness, set_readiness
     from sudokustudio.kernels.readiness import COMPILING
 
-    r = KernelReadiness(["estimators"], ready=False)
-    r.update("estimators", state=COMPILING, kernels=32, expected=128)
+    r = KernelReadiness(["grid-estimators"], ready=False)   # a grid count needs this group alone
+    r.update("grid-estimators", state=COMPILING, kernels=32, expected=128)
     old = set_readiness(r)
     try:
         tab = _grids_tab(qtbot, settings)
@@ -286,10 +286,10 @@ def test_a_run_waiting_for_its_kernels_shows_their_share_compiled_as_it_moves(qt
         qtbot.waitUntil(lambda: bool(view.run.snapshot(history=False).waiting_for), timeout=5_000)
         tab._tick()
         assert "preparing (compiling kernels: 25%)" in tab.status_label.text()
-        r.update("estimators", kernels=64)
+        r.update("grid-estimators", kernels=64)
         tab._tick()
         assert "preparing (compiling kernels: 50%)" in tab.status_label.text()
-        r.mark_ready("estimators")
+        r.mark_ready("grid-estimators")
         qtbot.waitUntil(lambda: view.run.batches_done >= 1, timeout=60_000)
         tab.stop_run()
         qtbot.waitUntil(lambda: view.run.finished, timeout=5_000)

@@ -180,6 +180,14 @@ def test_a_plain_top_down_run_waits_only_for_its_own_group():
     assert set(GROUPS["generators"].after) == {"solver", "top-down"}
 
 
+def test_a_grid_count_waits_only_for_the_grid_samplers():
+    """The Estimator tab's first kind needs the grid samplers alone; the minimal counts need theirs."""
+    from sudokustudio.sudoku.estimate import GridCountJob, MinimalsJob
+
+    assert GridCountJob.kernel_groups == ("grid-estimators",) and MinimalsJob.kernel_groups == ("estimators",)
+    assert set(GROUPS["estimators"].after) == {"solver", "grid-estimators"}
+
+
 def test_action_waits_for_its_kernels_then_runs(qtbot):
     """when_kernels_ready queues an action (status bar: preparing…) and runs it once ready."""
     from PySide6.QtWidgets import QMainWindow, QWidget
@@ -399,7 +407,7 @@ def test_window_preloads_the_tab_that_stays_shown(qtbot, settings):
     win.tabs.setCurrentIndex(1)
     win.tabs.setCurrentIndex(0)          # flipping through: only the tab that stays counts
     qtbot.wait(M.PRELOAD_AFTER_MS + 300)
-    assert asked == [("estimators",)]
+    assert asked == [("grid-estimators", "estimators")]
     win.tabs.setCurrentIndex(2)          # a tab without kernels asks for nothing
     qtbot.wait(M.PRELOAD_AFTER_MS + 300)
     win.tabs.setCurrentIndex(1)

@@ -33,7 +33,7 @@ from sudokustudio.ui.widgets.table_fill import fill_table
 class EstimatorTab(QWidget):
     title = "Estimator"
     #: kernel groups the window loads in the background once the tab has been shown a moment
-    kernel_groups = ("estimators",)
+    kernel_groups = ("grid-estimators", "estimators")
     file_filters = "CSV (*.csv);;JSON (*.json);;Record table, Markdown (*.md)"
 
     def __init__(self, settings=None, parent=None):

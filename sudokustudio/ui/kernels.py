@@ -151,7 +151,7 @@ def when_kernels_ready(groups: Iterable[str], fn: Callable[[], object], parent: 
 
 
 class KernelStatusWidget(QWidget):
-    """The status bar's kernel line: "preparing kernels: 3/10 groups" with a progress bar,
+    """The status bar's kernel line: "preparing kernels: 3/11 groups" with a progress bar,
     "Kernels ready", or a clear line when a group could not be compiled ahead."""
 
     def __init__(self, parent=None, model: KernelReadiness | None = None):

@@ -189,7 +189,7 @@ class GridCountJob(BatchJob):
 
     kind = "estimate.grids"
     unit = "samples"
-    kernel_groups = ("estimators",)
+    kernel_groups = ("grid-estimators",)
 
     def __init__(self, box: str = "3x3", method: str = "fc", samples_per_batch: int | None = None,
                  scale_e2: int | None = None, particles: int | None = None):
