@@ -188,6 +188,19 @@ def test_a_grid_count_waits_only_for_the_grid_samplers():
     assert set(GROUPS["estimators"].after) == {"solver", "grid-estimators"}
 
 
+def test_a_wanted_grid_count_compiles_beside_the_solver_a_minimal_count_after_it():
+    """On a first start the solver compiles for ~30 s; a grid count asked for meanwhile takes the
+    free core at once (its samplers hardly share a kernel with the solver), a minimal count waits
+    for the solver's kernels (it calls them).  Scheduling only: no process is started."""
+    from sudokustudio.kernels.launcher import CompileLauncher
+
+    launcher = CompileLauncher(KernelReadiness(list(GROUPS), ready=False), max_procs=2, check_cache=False)
+    launcher._running = {"solver": None}
+    for wanted, starts in (("grid-estimators", True), ("estimators", False)):
+        launcher._queue, launcher._front = [wanted], {wanted}
+        assert (launcher._next_group() == wanted) is starts, wanted
+
+
 def test_action_waits_for_its_kernels_then_runs(qtbot):
     """when_kernels_ready queues an action (status bar: preparing…) and runs it once ready."""
     from PySide6.QtWidgets import QMainWindow, QWidget

@@ -51,9 +51,11 @@ GROUPS: dict[str, KernelGroup] = {g.name: g for g in (
                  "sudokustudio.sudoku.canon:warm_up", "sudokustudio.sudoku.generate.pattern:warm_up"),
                 after=("solver", "top-down"), kernels_hint=106),
     # the grid counts, the Estimator tab's first kind, apart from the minimal counts: on a first
-    # start its first estimate came ~25 s sooner (the grid samplers compile in 15 s, both in 42 s)
+    # start its first estimate came ~25 s sooner (the grid samplers compile in 15 s, both in 42 s).
+    # Not after the solver: it shares ~10 small kernels with it (95 compiles on an empty cache, 16 s),
+    # and waiting for the solver's 31 s delayed a first start's first grid estimate by as much
     KernelGroup("grid-estimators", "grid estimators",
-                ("sudokustudio.sudoku.estimate.grids:warm_up",), after=("solver",), kernels_hint=85),
+                ("sudokustudio.sudoku.estimate.grids:warm_up",), kernels_hint=95),
     KernelGroup("estimators", "minimal-count estimators",
                 ("sudokustudio.sudoku.estimate.minimals:warm_up",), after=("solver", "grid-estimators"),
                 kernels_hint=94),
