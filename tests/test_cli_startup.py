@@ -1,4 +1,5 @@
 """Fast CLI start and the warm command (issue 15)."""
+import functools
 import json
 import os
 import subprocess
@@ -57,37 +58,93 @@ def test_rate_parser_caps_are_the_rating_modules():
     assert (rate.DEFAULT_CAP, rate.MAX_CAP) == (rating.DEFAULT_CAP, rating.MAX_CAP)
 
 
-def test_changed_sources_renew_the_cache(tmp_path, monkeypatch):
-    """A new fingerprint (kernel sources, numba or CPU changed) deletes our cached kernels
-    and every stamp: numba would otherwise reuse a kernel whose callee changed."""
+_TREE = {   # a package of kernel sources: two Sudoku groups and a Survo one, sharing core/bits
+    "core/__init__.py": "", "core/bits.py": "def popcount(x): pass\n", "core/rng.py": "def draw(s): pass\n",
+    "sudoku/__init__.py": "from .solver import solve\n",
+    "sudoku/solver.py": "from sudokustudio.core.bits import popcount\n",
+    "sudoku/warm.py": "from . import solver\n",
+    "sudoku/estimate.py": ("\"\"\"Counts.\"\"\"\n"
+                           "from sudokustudio.sudoku.solver import (\n    solve,  # the oracle\n)\n"),
+    "survo/__init__.py": "", "survo/solve.py": "from ..core import bits, rng as r\n",
+    "survo/warm.py": "def warm():\n    import sudokustudio.survo.solve\n",
+}
+_WARM = {"solver": ["sudokustudio.sudoku.warm:warm_up"], "est": ["sudokustudio.sudoku.estimate:warm"],
+         "survo": ["sudokustudio.survo.warm:warm"]}
+
+
+def _kernel_tree(tmp_path, monkeypatch):
+    """A fake kernel package with numba's cache files for each module and a stamp for each group."""
     from sudokustudio.kernels import cache
 
-    sources = tmp_path / "pycache"
-    sources.mkdir()
-    monkeypatch.setattr(cache, "_numba_cache_dir", lambda py_file: sources)
-    monkeypatch.setattr(cache, "kernel_sources", lambda root=None: [Path("/x/sudoku/solver.py")])
-    ours = sources / "solver.solve_kernel-10.py311.nbi"
-    theirs = sources / "other.f-1.py311.nbi"
-    fp = ["A"]
-    monkeypatch.setattr(cache, "fingerprint", lambda: fp[0])
-    cache.prepare()
-    ours.write_bytes(b"x")
-    theirs.write_bytes(b"x")
-    assert cache.write_stamp("solver", {"kernels": 3})
-    assert cache.is_cached("solver") and not cache.prepare()
-    # a changed registry entry re-runs only that group (its kernels are still cached)
-    monkeypatch.setattr(cache, "_group_key", lambda group: ["sudokustudio.sudoku.warm:other"])
-    assert not cache.is_cached("solver") and not cache.prepare() and ours.exists()
-    monkeypatch.undo()
-    monkeypatch.setattr(cache, "_numba_cache_dir", lambda py_file: sources)
-    monkeypatch.setattr(cache, "kernel_sources", lambda root=None: [Path("/x/sudoku/solver.py")])
-    monkeypatch.setattr(cache, "fingerprint", lambda: fp[0])
-    assert cache.is_cached("solver")
-    fp[0] = "B"
-    assert not cache.is_cached("solver")
+    root = tmp_path / "sudokustudio"
+    for rel, text in _TREE.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    nb = tmp_path / "numba"
+    monkeypatch.setattr(cache, "PACKAGE_DIR", root)
+    monkeypatch.setattr(cache, "_numba_cache_dir", lambda py_file: nb / Path(py_file).parent.name)
+    monkeypatch.setattr(cache, "_group_key", lambda group: _WARM.get(group, []))
+    monkeypatch.setattr(cache, "_platform_key", lambda: "numba 1, CPU a")
+    # a cache of its own, so that the real sources' graph is read again after the test
+    monkeypatch.setattr(cache, "_source_graph", functools.lru_cache(maxsize=1)(cache._source_graph.__wrapped__))
+    assert not cache.prepare()                  # an empty cache: nothing to delete
+    files = {}
+    for rel in _TREE:
+        d = nb / Path(rel).parent.name
+        d.mkdir(parents=True, exist_ok=True)
+        files[rel] = d / f"{Path(rel).stem}.kernel-10.py311.nbi"
+        files[rel].write_bytes(b"x")
+    for g in _WARM:
+        assert cache.write_stamp(g, {"kernels": 3})
+    return root, files
+
+
+def _edit(root, rel):
+    from sudokustudio.kernels import cache
+
+    with open(root / rel, "a") as f:
+        f.write("# edited\n")
+    cache._source_graph.cache_clear()            # a new process reads the sources again
+
+
+def test_an_edit_renews_the_kernels_that_reach_it_and_leaves_the_others(tmp_path, monkeypatch):
+    """numba checks only a kernel's own file: after an edit to a kernel it calls, it would reuse
+    the old code.  So ``prepare`` deletes the cached kernels of the changed file and of every file
+    that imports it, and the groups that reach it compile again; the others stay cached."""
+    from sudokustudio.kernels import cache
+
+    root, files = _kernel_tree(tmp_path, monkeypatch)
+    assert [p.name for p in cache.group_sources("est")] == ["bits.py", "estimate.py", "solver.py"]
+    assert all(cache.is_cached(g) for g in _WARM) and not cache.prepare()
+    _edit(root, "sudoku/solver.py")
     assert cache.prepare()
-    assert not ours.exists() and theirs.exists()
-    assert cache.read_stamp("solver") is None
+    gone = {rel for rel, f in files.items() if not f.exists()}
+    assert gone == {"sudoku/solver.py", "sudoku/warm.py", "sudoku/estimate.py", "sudoku/__init__.py"}
+    assert [g for g in _WARM if cache.is_cached(g)] == ["survo"]
+    for g in ("solver", "est"):
+        assert cache.write_stamp(g, {"kernels": 3})    # compiled again
+    _edit(root, "core/rng.py")                         # the Survo kernels only
+    assert cache.prepare()
+    assert not files["survo/solve.py"].exists() and not files["survo/warm.py"].exists()
+    assert files["core/bits.py"].exists() and [g for g in _WARM if cache.is_cached(g)] == ["solver", "est"]
+    # a changed registry entry re-runs only that group (its kernels are still cached)
+    monkeypatch.setattr(cache, "_group_key", lambda group: _WARM[group] + (["m:f"] if group == "est" else []))
+    assert not cache.is_cached("est") and cache.is_cached("solver") and not cache.prepare()
+
+
+def test_a_new_numba_or_an_old_cache_renews_every_kernel(tmp_path, monkeypatch):
+    """A numba, Python or CPU change, or a cache filled before the sources were recorded one by
+    one, deletes every cached kernel and stamp."""
+    from sudokustudio.kernels import cache
+
+    root, files = _kernel_tree(tmp_path, monkeypatch)
+    monkeypatch.setattr(cache, "_platform_key", lambda: "numba 2, CPU a")
+    assert cache.prepare()
+    assert not any(f.exists() for f in files.values()) and not any(cache.read_stamp(g) for g in _WARM)
+    for f in files.values():
+        f.write_bytes(b"x")
+    (cache.stamp_dir() / cache.FINGERPRINT_FILE).write_text("60bd433fe1b0218837d7ccf7313f2f55")  # the old marker
+    assert cache.prepare() and not any(f.exists() for f in files.values())
 
 
 def test_a_command_renews_a_stale_cache_before_its_kernels_run(tmp_path, monkeypatch, capsys):

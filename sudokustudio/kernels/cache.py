@@ -1,15 +1,19 @@
 """Where numba caches our kernels, which groups are known to be cached, and repairs.
 
 A group is cached when a compile process ran its warm functions and wrote a
-*stamp* for it.  A stamp holds the fingerprint of everything numba's cache
+*stamp* for it.  A stamp holds the group's fingerprint: what numba's cache
 depends on but does not check by itself:
 
-- the sources of the kernel packages (core/, sudoku/, survo/) as one hash
-  (a stamp also names its group's warm functions, so a changed registry
-  re-runs that group only):
+- the sources its kernels can reach: the files of the kernel packages (core/,
+  sudoku/, survo/) that its warm functions' modules import, directly or through
+  other modules (read from their import statements; a stamp also names its
+  group's warm functions, so a changed registry re-runs that group only).
   numba's cache checks only the file that defines a kernel, not the files of
-  the kernels it calls, so any change to any kernel source invalidates every
-  group (and ``prepare`` deletes the package's cache files);
+  the kernels it calls, so ``prepare`` deletes the cached kernels of a changed
+  file and of every file that imports it, and the groups that import it
+  compile again; an edit to the Survo code leaves the Sudoku groups cached.
+  (This holds because a kernel reaches another only through an import: none
+  takes a kernel as an argument);
 - the numba, numpy and Python versions;
 - the CPU (numba's codegen "magic tuple": triple, CPU name and features).
 
@@ -23,6 +27,7 @@ import hashlib
 import json
 import os
 import pickle
+import re
 import sys
 import tempfile
 import time
@@ -35,8 +40,9 @@ STAMP_FOLDER = "sudokustudio-kernels"
 FINGERPRINT_FILE = "cache-fingerprint"
 
 
-def kernel_sources(root: Path = PACKAGE_DIR) -> list[Path]:
+def kernel_sources(root: Path | None = None) -> list[Path]:
     """The sources whose change can change a compiled kernel (warm functions included)."""
+    root = root or PACKAGE_DIR
     out = []
     for pkg in KERNEL_PACKAGES:
         out.extend(sorted((root / pkg).rglob("*.py")))
@@ -51,17 +57,102 @@ def cpu_tuple() -> tuple:
 
 
 @lru_cache(maxsize=1)
-def fingerprint() -> str:
-    """A hash of the kernel sources, the numba/numpy/Python versions and the CPU."""
+def _platform_key() -> str:
+    """The numba, numpy and Python versions and the CPU: a change renews the whole cache."""
     import numba
     import numpy
 
-    h = hashlib.sha256()
-    for p in kernel_sources():
+    return hashlib.sha256(repr((numba.__version__, numpy.__version__, sys.version, cpu_tuple())).encode()
+                          ).hexdigest()[:32]
+
+
+def _module_file(name: str, root: Path) -> Path | None:
+    """The file of our module ``name`` ("sudokustudio.sudoku.solver"), None if not ours."""
+    parts = name.split(".")
+    if parts[0] != "sudokustudio" or len(parts) < 2:
+        return None
+    base = root.joinpath(*parts[1:])
+    for p in (base.with_suffix(".py"), base / "__init__.py"):
+        if p.is_file():
+            return p
+    return None
+
+
+# an import statement at the start of a line, anywhere (lazy imports in functions too); a line of
+# a docstring that reads like one only adds an edge, which is safe.  (ast took ~0.3 s for the
+# kernel sources, and every CLI command reads them at start; this takes a few ms.)
+_IMPORT = re.compile(r"^[ \t]*(?:from[ \t]+(\.*[\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)|import[ \t]+([^\n]*))",
+                     re.MULTILINE)
+
+
+def _imported_files(path: Path, root: Path) -> set[Path]:
+    """The files of our modules that ``path`` imports by name.  A package's ``__init__`` counts
+    only when named: Python runs it on the way to a submodule, but a kernel calls what it names,
+    and the groups stay apart (the generators' package imports the estimators)."""
+    try:
+        text = re.sub(r"#[^\n]*", "", path.read_text(encoding="utf-8", errors="replace"))
+    except OSError:
+        return set()
+    package = ["sudokustudio", *path.relative_to(root).parts[:-1]]
+    out = set()
+    for m in _IMPORT.finditer(text):
+        if m.group(3) is not None:                       # import a.b.c [as x], d
+            found = [_module_file(n.split()[0], root) for n in m.group(3).split(",") if n.strip()]
+        else:                                            # from [.]P import name [as x], ...
+            spec = m.group(1)
+            level = len(spec) - len(spec.lstrip("."))
+            module = spec[level:]
+            if level:
+                module = ".".join(package[:len(package) - level + 1] + ([module] if module else []))
+            names = [n.split()[0] for n in m.group(2).strip("()").split(",") if n.strip()]
+            # the module P.name if there is one, else an attribute of P
+            found = [_module_file(f"{module}.{n}", root) or _module_file(module, root) for n in names]
+        out.update(f for f in found if f is not None)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _source_graph() -> tuple[dict[Path, str], dict[Path, frozenset[Path]]]:
+    """(hash of each kernel source, the kernel sources each imports), read once a process.
+    Kernels live in the kernel packages only, so imports of other modules are not followed."""
+    root = PACKAGE_DIR
+    sources = kernel_sources(root)
+    hashes = {p: hashlib.sha256(p.read_bytes()).hexdigest() for p in sources}
+    imports = {p: frozenset(f for f in _imported_files(p, root) if f in hashes) for p in sources}
+    return hashes, imports
+
+
+def _reachable(start, imports) -> set[Path]:
+    seen, todo = set(), list(start)
+    while todo:
+        f = todo.pop()
+        if f not in seen:
+            seen.add(f)
+            todo.extend(imports.get(f, ()))
+    return seen
+
+
+def group_sources(group: str) -> list[Path]:
+    """The kernel sources ``group``'s warm functions can reach through imports."""
+    hashes, imports = _source_graph()
+    start = {_module_file(w.split(":", 1)[0], PACKAGE_DIR) for w in _group_key(group)} - {None}
+    return sorted(f for f in _reachable(start, imports) if f in hashes)
+
+
+def fingerprint(group: str) -> str:
+    """A hash of ``group``'s sources (:func:`group_sources`), the numba/numpy/Python versions and the CPU."""
+    hashes, _ = _source_graph()
+    h = hashlib.sha256(_platform_key().encode())
+    for p in group_sources(group):
         h.update(str(p.relative_to(PACKAGE_DIR)).encode())
-        h.update(hashlib.sha256(p.read_bytes()).digest())
-    h.update(repr((numba.__version__, numpy.__version__, sys.version, cpu_tuple())).encode())
+        h.update(hashes[p].encode())
     return h.hexdigest()[:32]
+
+
+def _sources_state() -> dict:
+    """What the cache was filled from: the platform and every kernel source's hash."""
+    hashes, _ = _source_graph()
+    return {"platform": _platform_key(), "files": {str(p.relative_to(PACKAGE_DIR)): h for p, h in hashes.items()}}
 
 
 def _numba_cache_dir(py_file: Path) -> Path | None:
@@ -104,8 +195,8 @@ def stamp_dir() -> Path | None:
     return d
 
 
-def cache_dirs() -> list[tuple[Path, set[str]]]:
-    """(numba cache directory, module names) for every directory of kernel sources."""
+def _cache_dirs_by_source() -> list[tuple[Path, Path, set[str]]]:
+    """(source directory, numba cache directory, module names) for every directory of kernel sources."""
     by_dir: dict[Path, set[str]] = {}
     for p in kernel_sources():
         by_dir.setdefault(p.parent, set()).add(p.stem)
@@ -113,31 +204,32 @@ def cache_dirs() -> list[tuple[Path, set[str]]]:
     for src, mods in sorted(by_dir.items()):
         d = _numba_cache_dir(src / "__init__.py")
         if d is not None:
-            out.append((d, mods))
+            out.append((src, d, mods))
     return out
 
 
-def cache_files() -> list[Path]:
-    """numba's index (.nbi) and data (.nbc) files of our kernels."""
+def cache_dirs() -> list[tuple[Path, set[str]]]:
+    """(numba cache directory, module names) for every directory of kernel sources."""
+    return [(d, mods) for _, d, mods in _cache_dirs_by_source()]
+
+
+def cache_files(sources=None) -> list[Path]:
+    """numba's index (.nbi) and data (.nbc) files of our kernels (of the files ``sources`` only)."""
+    wanted = None if sources is None else {(Path(p).parent, Path(p).stem) for p in sources}
     out = []
-    for d, mods in cache_dirs():
+    for src, d, mods in _cache_dirs_by_source():
         if not d.is_dir():
             continue
         for f in d.iterdir():
-            if f.suffix in (".nbi", ".nbc") and f.name.split(".", 1)[0] in mods:
+            mod = f.name.split(".", 1)[0]
+            if f.suffix in (".nbi", ".nbc") and mod in mods and (wanted is None or (src, mod) in wanted):
                 out.append(f)
     return sorted(out)
 
 
 def clear_cache() -> int:
     """Delete our kernels' numba cache files and every stamp; returns the files deleted."""
-    n = 0
-    for f in cache_files():
-        try:
-            f.unlink()
-            n += 1
-        except OSError:
-            pass
+    n = _delete(cache_files())
     d = stamp_dir()
     if d is not None:
         for f in d.glob("*.json"):
@@ -148,25 +240,45 @@ def clear_cache() -> int:
     return n
 
 
+def _delete(files) -> int:
+    n = 0
+    for f in files:
+        try:
+            f.unlink()
+            n += 1
+        except OSError:
+            pass
+    return n
+
+
 def prepare() -> bool:
-    """Make the cache consistent with today's fingerprint: when the kernel sources,
-    numba or the CPU changed since the cache was filled, delete our cache files and
-    stamps (numba would reuse a kernel whose callee changed).  True if it cleared."""
+    """Make the cache consistent with today's sources: delete the cached kernels of every kernel
+    source changed since the cache was filled and of every file that imports one (numba would
+    reuse a kernel whose callee changed); after a numba, Python or CPU change (or a cache filled
+    before sources were recorded one by one) delete them all, and every stamp.  True if it
+    deleted anything.  The stamps of the groups that reach a changed file no longer match."""
     d = stamp_dir()
     if d is None:
         return False
-    fp = fingerprint()
+    now = _sources_state()
     marker = d / FINGERPRINT_FILE
     try:
-        old = marker.read_text().strip()
-    except OSError:
+        old = json.loads(marker.read_text())
+    except (OSError, ValueError):
         old = None
-    if old == fp:
+    if old == now:
         return False
-    cleared = old is not None or bool(cache_files())
-    if cleared:
-        clear_cache()
-    _atomic_write(marker, fp)
+    if not isinstance(old, dict) or old.get("platform") != now["platform"] or not isinstance(old.get("files"), dict):
+        cleared = old is not None or bool(cache_files())
+        if cleared:
+            clear_cache()
+    else:
+        changed = {PACKAGE_DIR / f for f in old["files"].keys() | now["files"].keys()
+                   if old["files"].get(f) != now["files"].get(f)}
+        _, imports = _source_graph()
+        stale = {f for f in imports if _reachable([f], imports) & changed} | changed
+        cleared = _delete(cache_files(stale)) > 0 or bool(changed)
+    _atomic_write(marker, json.dumps(now, sort_keys=True))
     return cleared
 
 
@@ -234,14 +346,14 @@ def is_cached(group: str) -> bool:
     """Did a compile process fill the cache for ``group`` with today's fingerprint and
     today's warm functions of the group?"""
     s = read_stamp(group)
-    return bool(s) and s.get("fingerprint") == fingerprint() and s.get("warm") == _group_key(group)
+    return bool(s) and s.get("fingerprint") == fingerprint(group) and s.get("warm") == _group_key(group)
 
 
 def write_stamp(group: str, info: dict) -> bool:
     p = stamp_path(group)
     if p is None:
         return False
-    data = dict(info, group=group, fingerprint=fingerprint(), warm=_group_key(group), written=time.time())
+    data = dict(info, group=group, fingerprint=fingerprint(group), warm=_group_key(group), written=time.time())
     try:
         _atomic_write(p, json.dumps(data))
     except OSError:
