@@ -169,6 +169,13 @@ def test_cli_report_from_a_stored_run(tmp_path, capsys):
     assert main(["estimate", "report", "--run", "999", "--store", str(tmp_path / "runs.sqlite3"),
                  "--md", str(md)]) == 2
     assert "999" in capsys.readouterr().err
+    # a mistyped store path is an error, and no store is made there (an empty file stays empty)
+    empty = tmp_path / "notes.txt"
+    empty.touch()
+    for path in (tmp_path / "runz.sqlite3", empty):
+        assert main(["estimate", "report", "--run", str(run_id), "--store", str(path), "--md", str(md)]) == 2
+        assert "no run store at" in capsys.readouterr().err
+    assert not (tmp_path / "runz.sqlite3").exists() and empty.stat().st_size == 0
 
 
 def test_cli_grids_json_has_tail_z_and_core_seconds(capsys):

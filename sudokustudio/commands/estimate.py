@@ -17,6 +17,7 @@ each probed ``--per-grid`` times) and is rounded up to whole batches.
 from __future__ import annotations
 
 import math
+import os
 import sys
 
 from sudokustudio.commands.common import add_json_arg, add_run_args, execute, print_json, work_started
@@ -133,6 +134,9 @@ def run_report(args) -> int:
 
     if not (args.csv or args.md):
         raise ValueError("report: give --csv FILE and/or --md FILE")
+    if args.store and not (os.path.isfile(args.store) and os.path.getsize(args.store) > 0):
+        # opening would create a store there (sqlite takes an empty file for an empty database)
+        raise ValueError(f"no run store at {args.store} (the file is missing or empty)")
     try:
         store = RunStore(args.store) if args.store else RunStore()
         info = store.run(args.run)
