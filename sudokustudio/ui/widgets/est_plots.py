@@ -52,6 +52,7 @@ class _Legend:
     def __init__(self, plot: pg.PlotWidget, offset):
         self.plot = plot
         self.legend = plot.addLegend(offset=offset, labelTextSize="8pt", verSpacing=-6, **legend_ground())
+        self.legend.setVisible(False)   # an empty legend drew as a stray white square
         self.keys: tuple = ()
         self.pending: list | None = None
 
@@ -71,6 +72,7 @@ class _Legend:
         self.legend.clear()
         for it, name in entries:
             self.legend.addItem(it, name)
+        self.legend.setVisible(bool(entries))
         self.keys = self._keys(entries)
 
     @staticmethod
@@ -193,6 +195,9 @@ class RelErrPlot(pg.PlotWidget):
         cache_axes(self)
         fixed_label_width(self, "0.0005")
         self._range = SteadyRange(self, grow=0.2, margin=0.1)   # in log10 units: the axes are log
+        # before any run: 0.01-1000 s and 0.01-10 %, whole decades (the default view of an empty
+        # log plot read "2" and "5" with no decade)
+        self.setRange(xRange=(-2, 3), yRange=(-2, 1), padding=0)
 
     def show_runs(self, runs, guide_from=None) -> None:
         """runs: [(label, colour, t[], re[])]; guide_from: (t, re) anchoring the 1/sqrt(t) line."""
