@@ -46,6 +46,20 @@ def _select(qtbot, tab, row):
     qtbot.waitUntil(lambda: bool(tab.frames), timeout=120000)
 
 
+def test_buttons_that_would_do_nothing_are_greyed(qtbot, tab):
+    """Nothing open: no export, isomorphs, copy, image or print; a listed collection brings the
+    first two, a selected (shown) puzzle the others; a filter that lists nothing greys export."""
+    actions = (tab.export_btn, tab.classes_btn, tab.copy_btn, tab.save_btn, tab.print_btn)
+    assert not any(b.isEnabled() for b in actions)
+    _open(qtbot, tab, tab.ids)
+    assert [b.isEnabled() for b in actions] == [True, True, False, False, False]
+    tab.view.setCurrentIndex(tab.table_model.index(0, 0))
+    assert all(b.isEnabled() for b in actions)
+    tab.clues_lo.setValue(80)
+    qtbot.waitUntil(lambda: tab.table_model.rowCount() == 0, timeout=5000)
+    assert not tab.export_btn.isEnabled() and not tab.copy_btn.isEnabled() and tab.save_btn.isEnabled()
+
+
 def test_open_filter_sort_and_select(qtbot, tab):
     _open(qtbot, tab, tab.ids)
     assert tab.table_model.rowCount() == 24

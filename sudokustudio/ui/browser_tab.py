@@ -115,7 +115,9 @@ class BrowserTab(QWidget):
         self.frame_index = 0
         self._classes_progress = (0, 0)
         self._cancel = threading.Event()
+        self._puzzle_shown = False
         self._build()
+        self._update_actions()
         self.refilter = QTimer(self, singleShot=True, interval=150)   # debounce typing in the filters
         self.refilter.timeout.connect(self.apply_filter)
         self.reopen = QTimer(self, singleShot=True, interval=150)
@@ -238,6 +240,7 @@ class BrowserTab(QWidget):
             self.view.setModel(self.table_model)
             self.table_model.sortRequested.connect(self.sort_by)
             self.view.selectionModel().currentRowChanged.connect(lambda cur, _: self.select_row(cur.row()))
+            self.view.selectionModel().selectionChanged.connect(self._update_actions)
         v.addWidget(self.view, 1)
         foot = QHBoxLayout()
         self.count_label = QLabel("")
@@ -382,6 +385,7 @@ class BrowserTab(QWidget):
         self.count_label.setText(f"{len(order):,} of {len(table):,} puzzles listed{classes}")
         if len(order) <= 2000:      # measuring more rows than that would stall the window
             self.view.resizeColumnsToContents()
+        self._update_actions()
 
     def selected_rows(self) -> np.ndarray:
         """Table rows of the selected list rows (in list order), or the current one."""
@@ -394,6 +398,8 @@ class BrowserTab(QWidget):
         text = self.model.texts.text(self.table, self.order, row)
         puzzle = puzzle_bytes([text], "the selected puzzle")[0]
         self.grid.show_puzzle(puzzle)
+        self._puzzle_shown = True
+        self._update_actions()
         self.frames, self.frame_index = [], 0
         self.step_label.setText("")
         self._update_step_buttons()
@@ -435,6 +441,15 @@ class BrowserTab(QWidget):
         else:
             self.step_label.setText(f"Step {self.frame_index + 1} of {n}: {frame.step}")
         self._update_step_buttons()
+
+    def _update_actions(self, *_) -> None:
+        """Grey the buttons that would do nothing: no puzzle listed, selected or shown."""
+        listed = self.table is not None and len(self.order) > 0
+        self.export_btn.setEnabled(listed)
+        self.classes_btn.setEnabled(listed and not self.calls.busy("classes"))
+        self.copy_btn.setEnabled(self.selected_rows().size > 0)
+        self.save_btn.setEnabled(self._puzzle_shown)
+        self.print_btn.setEnabled(self._puzzle_shown)
 
     def _update_step_buttons(self) -> None:
         self.prev_btn.setEnabled(bool(self.frames) and self.frame_index > 0)
@@ -548,7 +563,7 @@ class BrowserTab(QWidget):
         self.ticker.stop()
         self.progress.setVisible(False)
         self.cancel_btn.setVisible(False)
-        self.classes_btn.setEnabled(True)
+        self._update_actions()
         if exc is not None:
             show_error(self, "Find isomorphs", exc)
 
