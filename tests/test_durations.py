@@ -14,6 +14,8 @@ def test_precise_durations_name_each_unit():
 
 
 def test_rounded_durations_for_predictions():
+    assert duration_text(0.0086, rounded=True) == "0.009 s" and duration_text(0.4, rounded=True) == "0.4 s"
+    assert duration_text(0, rounded=True) == "0 s" and duration_text(0.96, rounded=True) == "1 s"
     assert duration_text(89, rounded=True) == "89 s"
     assert duration_text(90, rounded=True) == "2 min"
     assert duration_text(5399, rounded=True) == "90 min"
