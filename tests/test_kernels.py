@@ -197,8 +197,26 @@ def test_a_wanted_grid_count_compiles_beside_the_solver_a_minimal_count_after_it
     launcher = CompileLauncher(KernelReadiness(list(GROUPS), ready=False), max_procs=2, check_cache=False)
     launcher._running = {"solver": None}
     for wanted, starts in (("grid-estimators", True), ("estimators", False)):
-        launcher._queue, launcher._front = [wanted], {wanted}
+        launcher._queue, launcher._front = [wanted], [wanted]
         assert (launcher._next_group() == wanted) is starts, wanted
+
+
+def test_a_shown_tabs_groups_compile_next_after_those_waited_for():
+    """A tab that stays on screen moves its groups up the queue, behind a group an action waits
+    for; what is asked while the cache is still being checked keeps its place.  (Scheduling
+    only: a busy slot keeps any process from starting.)"""
+    from sudokustudio.kernels.launcher import CompileLauncher
+
+    launcher = CompileLauncher(KernelReadiness(list(GROUPS), ready=False), max_procs=1, check_cache=False)
+    launcher._running = {"busy": None}
+    launcher.want_soon(("grid-estimators", "estimators"))     # before the queue exists
+    launcher.prioritise(["ua"])
+    launcher._check_and_launch()
+    rest = [g for g in GROUPS if g not in ("ua", "grid-estimators", "estimators")]
+    assert launcher._queue == ["ua", "grid-estimators", "estimators"] + rest
+    launcher.want_soon(("top-down", "ua"))                    # another tab: its groups instead
+    assert launcher._queue[:2] == ["ua", "top-down"] and launcher._queue[2:] == [
+        g for g in GROUPS if g not in ("ua", "top-down")]
 
 
 def test_action_waits_for_its_kernels_then_runs(qtbot):
@@ -403,7 +421,8 @@ def test_requested_groups_preload_once_when_cached_off_the_caller(monkeypatch):
     assert kernel_fixture.PROBE_THREADS == ["kernel-preload"]
 
 
-def test_window_preloads_the_tab_that_stays_shown(qtbot, settings):
+def test_window_asks_for_the_groups_of_the_tab_that_stays_shown(qtbot, settings):
+    """want_soon: compile them next on a first start, load them once cached."""
     from sudokustudio.ui import main_window as M
 
     win = M.MainWindow(settings=settings, warm_up=False,
@@ -413,8 +432,11 @@ def test_window_preloads_the_tab_that_stays_shown(qtbot, settings):
     asked = []
 
     class Launcher:
-        def request_preload(self, groups):
+        def want_soon(self, groups):
             asked.append(tuple(groups))
+
+        def stop(self):
+            pass
 
     win.compile_launcher = Launcher()
     win.tabs.setCurrentIndex(1)

@@ -77,6 +77,8 @@ class CompileLauncher:
         self._stopped = False
         self._fallback_q: collections.deque[str] = collections.deque()
         self._fallback_thread: threading.Thread | None = None
+        self._front: list[str] = []   # groups somebody waits for, the latest asked first (prioritise)
+        self._soon: list[str] = []    # the groups of the tab on screen (want_soon)
         self.t0 = time.perf_counter()
         self.events: list[dict] = []   # every report, for the log and benchmarks
         self.prepare_note = ""
@@ -96,6 +98,7 @@ class CompileLauncher:
         if not self.check_cache:
             with self._lock:
                 self._queue = list(self.groups)
+                self._reorder()
             self._launch_more()
             return
         try:
@@ -119,15 +122,36 @@ class CompileLauncher:
             return
         with self._lock:
             self._queue = todo
+            self._reorder()     # what was asked for while the cache was checked goes first
         self._launch_more()
 
     def prioritise(self, groups) -> None:
         """Move ``groups`` to the front of the queue (somebody waits for them)."""
         with self._lock:
-            front = [g for g in groups if g in self._queue]
-            self._queue = front + [g for g in self._queue if g not in front]
-            self._front = set(front) | getattr(self, "_front", set())
+            self._front = list(groups) + [g for g in self._front if g not in groups]
+            self._reorder()
         self._launch_more()
+
+    def want_soon(self, groups) -> None:
+        """A tab using ``groups`` stayed on screen: compile them next, after the groups somebody
+        waits for (a first start's grid estimate then comes seconds after Start, not a compile
+        after it), and load them once they are cached (:meth:`request_preload`)."""
+        with self._lock:
+            self._soon = list(groups)
+            self._reorder()
+        self.request_preload(groups)
+        self._launch_more()
+
+    def _rank(self, group: str) -> int:
+        return self.groups.index(group) if group in self.groups else len(self.groups)
+
+    def _reorder(self) -> None:
+        """The queue's order (under the lock): waited for, then the tab's on screen, then the rest
+        in the order a user needs them (GROUPS)."""
+        waited = [g for g in self._front if g in self._queue]
+        soon = [g for g in self._soon if g in self._queue and g not in waited]
+        rest = sorted((g for g in self._queue if g not in waited and g not in soon), key=self._rank)
+        self._queue = waited + soon + rest
 
     def stop(self, timeout: float = 2.0) -> None:
         """Kill the compile processes (what they cached so far stays cached)."""
@@ -155,7 +179,7 @@ class CompileLauncher:
         """The first queued group (wanted ones first) none of whose ``after`` groups is
         compiling now, nor, when several processes run at once, still queued."""
         busy = set(self._running)
-        front = getattr(self, "_front", set())
+        front = self._front
         for g in self._queue:
             deps = GROUPS[g].after
             if any(d in busy for d in deps):

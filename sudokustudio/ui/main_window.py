@@ -117,7 +117,7 @@ class MainWindow(QMainWindow):
     def _preload_current_tab(self) -> None:
         groups = getattr(self._current(), "kernel_groups", ())
         if self.compile_launcher is not None and groups:
-            self.compile_launcher.request_preload(groups)
+            self.compile_launcher.want_soon(groups)
 
     def _kernels_changed(self, *_) -> None:
         freeze_long_lived()   # kernels loaded since the last freeze are long-lived too
