@@ -103,7 +103,8 @@ class CompileLauncher:
             return
         try:
             if cache.prepare():
-                self.prepare_note = "kernel sources, numba or CPU changed: cache renewed"
+                self.prepare_note = "kernel sources, numba or CPU changed: the kernels that depend on them " \
+                                    "compile again"
                 log.info(self.prepare_note)
             if cache.stamp_dir() is None:
                 raise OSError("no writable place for numba's cache")

@@ -186,7 +186,7 @@ class RelErrPlot(pg.PlotWidget):
         self.setLogMode(x=True, y=True)
         self.setLabel("bottom", "compute time (s, all threads)")
         self.setLabel("left", "relative error (%)")
-        self.showGrid(x=True, y=True, alpha=0.25)
+        self._gridded = False    # the grid comes with the first run: its empty log grid painted in ~10 ms
         # bottom left: a falling error curve starts high, so that corner stays empty
         self._legend = _Legend(self, (10, -10))
         self._series = _Series(self)
@@ -196,8 +196,8 @@ class RelErrPlot(pg.PlotWidget):
         fixed_label_width(self, "0.0005")
         self._range = SteadyRange(self, grow=0.2, margin=0.1)   # in log10 units: the axes are log
         # before any run: 0.01-1000 s and 0.01-10 %, whole decades (the default view of an empty
-        # log plot read "2" and "5" with no decade)
-        self.setRange(xRange=(-2, 3), yRange=(-2, 1), padding=0)
+        # log plot read "2" and "5" with no decade), the top label whole
+        self.setRange(xRange=(-2, 3), yRange=(-2, 1.08), padding=0)
 
     def show_runs(self, runs, guide_from=None) -> None:
         """runs: [(label, colour, t[], re[])]; guide_from: (t, re) anchoring the 1/sqrt(t) line."""
@@ -233,6 +233,9 @@ class RelErrPlot(pg.PlotWidget):
             self.guide.setData([], [])
         self._legend.sync(entries)
         if tmax > 0 and re_max > 0:
+            if not self._gridded:
+                self.showGrid(x=True, y=True, alpha=0.25)
+                self._gridded = True
             self._range.fit(x=(math.log10(tmin), math.log10(tmax)), y=(math.log10(re_min), math.log10(re_max)))
 
 
