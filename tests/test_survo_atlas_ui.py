@@ -20,7 +20,12 @@ def _run(view, qtbot, size):
 def test_run_shows_puzzles_and_double_click_plays(qtbot, settings):
     view = AtlasView(settings)
     qtbot.addWidget(view)
+    files = (view.save_btn, view.csv_btn, view.play_btn)
+    assert not any(b.isEnabled() for b in files)       # no atlas: nothing to save, export or play
     _run(view, qtbot, (2, 5))
+    assert [b.isEnabled() for b in files] == [True, True, False]
+    view.table.selectRow(0)
+    assert view.play_btn.isEnabled()
     assert view.model.rowCount() == 278
     assert view.progress.value() == view.progress.maximum() == SurvoAtlasJob(2, 5).n_batches()
     assert "278" in view.status.text() and "match" in view.status.text()

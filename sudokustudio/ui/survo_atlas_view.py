@@ -8,7 +8,7 @@ play it on the board.
 A thin view over ``models.survo_atlas.AtlasRunModel``: the model owns the sizes, the prediction,
 the run and the table rows; the view draws them on a timer (4 Hz), never per batch.  A long run
 is kept in the app's run store: after a crash or a closed window, Resume carries it on.
-(About 680 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
+(About 690 lines: the layout, the run's life — plan, start, resume, cancel — and the drawing
 of three charts and five tables, the charts one per turn of the event loop so that no redraw
 holds the UI thread long; the data work is the model's, the bars ``widgets.live_bars``.)"""
 from __future__ import annotations
@@ -70,6 +70,7 @@ class AtlasView(QWidget):
         self._stale_charts: list = []  # charts a running refresh has still to draw (``_draw_stale_chart``)
         self.calls = BackgroundCalls(self, "Atlas")
         self._build()
+        self._update_file_buttons()
         self.timer = QTimer(self)
         self.timer.setInterval(250)   # redraw at 4 Hz while running, never per batch (a redraw holds the GIL ~40 ms)
         self.timer.timeout.connect(self._refresh)
@@ -155,6 +156,7 @@ class AtlasView(QWidget):
         self.table.sortByColumn(0, Qt.AscendingOrder)
         self.table.setSelectionBehavior(QAbstractItemView.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SingleSelection)
+        self.table.selectionModel().selectionChanged.connect(self._update_file_buttons)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(21)
         # widths fitted once per finished run, not on every live refresh, from the rows in
@@ -352,6 +354,7 @@ class AtlasView(QWidget):
         self.progress.setRange(0, self.job.n_batches())
         self.progress.setValue(run.batches_done)
         self.result, self._shown_batches = None, -1
+        self._update_file_buttons()
         for b in (self.run_btn, self.resume_btn, self.size_box, self.open_btn):
             b.setEnabled(False)
         self.cancel_btn.setEnabled(True)
@@ -489,6 +492,7 @@ class AtlasView(QWidget):
         False leaves the histograms to the caller (``_refresh`` draws them in turn)."""
         self.result = result
         self.model.set_result(result)
+        self._update_file_buttons()
         if not running:
             self.fit_timer.start()
         if charts:
@@ -592,6 +596,13 @@ class AtlasView(QWidget):
         if not index.isValid() or self.result is None:
             return
         self.playRequested.emit(self.puzzle_at(self.model.record_index(index.row())))
+
+    def _update_file_buttons(self, *_) -> None:
+        """Save and Export CSV greyed until an atlas holds puzzles, Play until one is selected."""
+        held = self.result is not None and self.result.count > 0
+        self.save_btn.setEnabled(held)
+        self.csv_btn.setEnabled(held)
+        self.play_btn.setEnabled(held and bool(self.table.selectionModel().selectedRows()))
 
     def _play_selected(self) -> None:
         rows = self.table.selectionModel().selectedRows()
