@@ -160,9 +160,14 @@ def test_tab_imports_in_the_background_and_corrects_a_collection(qtbot, settings
     (tmp_path / "cb.txt").write_text("\n".join(lines) + "\n")
     tab = GeneratorsTab(settings)
     qtbot.addWidget(tab)
+    files = (tab.export_btn, tab.browse_btn, tab.clear_btn)
+    tab.refresh()
+    assert not any(b.isEnabled() for b in files)           # nothing to export, browse or clear yet
     tab.open_file(str(tmp_path / "cb.txt"), generator="controlled-bias")
     assert not tab.import_progress.isHidden() and not tab.import_btn.isEnabled()
     qtbot.waitUntil(lambda: not tab.calls.busy(), timeout=120_000)
+    tab.refresh()
+    assert all(b.isEnabled() for b in files)
     (s,) = [s for s in tab.series.values() if s.imported]
     assert s.current().count == 3000 and "guesses" in s.current().metrics
     stats = tab.model.stats(s)

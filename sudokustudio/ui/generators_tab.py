@@ -254,17 +254,13 @@ class GeneratorsTab(QWidget):
         # the fast difficulty metrics of an import use the generators' kernels
         self.import_btn.clicked.connect(lambda: when_kernels_ready(("generators",), self.import_dialog, self,
                                                                    "Import"))
-        self.export_btn = QPushButton("Export…")
-        self.export_btn.setToolTip("Export a collection to .txt/.sdm/.csv (Ctrl+E)")
-        self.export_btn.clicked.connect(self.export_file)
-        self.browse_btn = QPushButton("Browse…")
-        self.browse_btn.setToolTip("Open a run's or import's puzzles in the Collections tab: the grid, "
-                                   "the W path step by step, isomorphs (Ctrl+B)")
-        self.browse_btn.clicked.connect(self.browse)
+        self.export_btn = QPushButton("Export…", toolTip="Export a collection to .txt/.sdm/.csv (Ctrl+E)",
+                                      clicked=self.export_file)
+        self.browse_btn = QPushButton("Browse…", clicked=self.browse, toolTip="Open a run's or import's puzzles "
+                                      "in the Collections tab: the grid, the W path step by step, isomorphs (Ctrl+B)")
         QShortcut(QKeySequence("Ctrl+B"), self, activated=self.browse)
-        self.clear_btn = QPushButton("Clear")
-        self.clear_btn.setToolTip("Forget the runs and imports shown (stored collections stay in the store)")
-        self.clear_btn.clicked.connect(self.clear)
+        self.clear_btn = QPushButton("Clear", clicked=self.clear,
+                                     toolTip="Forget the runs and imports shown (stored collections stay in the store)")
         bottom = QHBoxLayout()
         bottom.addWidget(self.status, 1)
         for w in (self.import_progress, self.import_btn, self.export_btn, self.browse_btn, self.clear_btn):
@@ -415,6 +411,9 @@ class GeneratorsTab(QWidget):
             row["button"].setText(st.button)
             row["button"].setEnabled(st.button != "Stopping…")
             bar.setToolTip(st.detail)
+        self.export_btn.setEnabled(bool(self.model.exportable()))    # greyed while they would do nothing
+        self.browse_btn.setEnabled(any(s.collection_id is not None for s in self.series.values()))
+        self.clear_btn.setEnabled(bool(self.series))
         if self.model.collection_problem and self.model.collection_problem != self.status.text():
             self.status.setText(self.model.collection_problem)
         metric = self.metric_combo.currentText()
