@@ -37,7 +37,10 @@ def _item(tab, rid):
 
 def test_run_stop_reopen_resume(qtbot, settings, tmp_path, messages):
     tab = _grids_tab(qtbot, settings)
+    tab._update_buttons()
+    assert not any(b.isEnabled() for b in (tab.resume_btn, tab.export_btn, tab.delete_btn))  # no run yet
     view = tab.start_run()
+    assert tab.export_btn.isEnabled() and not tab.resume_btn.isEnabled() and not tab.delete_btn.isEnabled()
     qtbot.waitUntil(lambda: view.run.batches_done >= 3, timeout=60_000)
     t0 = time.monotonic()
     tab.stop_run()
@@ -63,6 +66,7 @@ def test_run_stop_reopen_resume(qtbot, settings, tmp_path, messages):
     item = _item(tab2, view.run_id)
     assert f"{done:,} batches, paused" in item.text()
     tab2.run_list.setCurrentItem(item)
+    assert tab2.resume_btn.isEnabled() and tab2.export_btn.isEnabled() and tab2.delete_btn.isEnabled()
     tab2.resume_selected()
     qtbot.waitUntil(lambda: tab2.model.live is not None and tab2.model.live.run.batches_done >= done + 2,
                     timeout=60_000)

@@ -534,6 +534,10 @@ class EstimatorTab(QWidget):
         self.stop_btn.setEnabled(going and not stopping)
         self.stop_btn.setText("Stopping…" if stopping else "Stop")
         self.start_btn.setEnabled(not going)
+        selected = self._selected_run_id() is not None      # greyed while they would do nothing
+        self.resume_btn.setEnabled(selected and not going)
+        self.export_btn.setEnabled(selected or live is not None)
+        self.delete_btn.setEnabled(selected)
 
     # ================================================================ export
     def export_file(self) -> None:
