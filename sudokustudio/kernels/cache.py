@@ -208,11 +208,6 @@ def _cache_dirs_by_source() -> list[tuple[Path, Path, set[str]]]:
     return out
 
 
-def cache_dirs() -> list[tuple[Path, set[str]]]:
-    """(numba cache directory, module names) for every directory of kernel sources."""
-    return [(d, mods) for _, d, mods in _cache_dirs_by_source()]
-
-
 def cache_files(sources=None) -> list[Path]:
     """numba's index (.nbi) and data (.nbc) files of our kernels (of the files ``sources`` only)."""
     wanted = None if sources is None else {(Path(p).parent, Path(p).stem) for p in sources}
@@ -276,7 +271,11 @@ def prepare() -> bool:
         changed = {PACKAGE_DIR / f for f in old["files"].keys() | now["files"].keys()
                    if old["files"].get(f) != now["files"].get(f)}
         _, imports = _source_graph()
-        stale = {f for f in imports if _reachable([f], imports) & changed} | changed
+        importers: dict[Path, set[Path]] = {}
+        for f, deps in imports.items():
+            for d in deps:
+                importers.setdefault(d, set()).add(f)
+        stale = _reachable(changed, importers)    # the changed files and all that import one, directly or not
         cleared = _delete(cache_files(stale)) > 0 or bool(changed)
     _atomic_write(marker, json.dumps(now, sort_keys=True))
     return cleared

@@ -255,7 +255,7 @@ class WeightedSubsetsJob(GeneratorBatchJob):
 
     kind = "generate-weighted"
     unit = "samples"
-    kernel_groups = ("generators", "generators-weighted")   # the difficulty metrics' kernels: the first
+    kernel_groups = ("generators", "generators-weighted")   # the first holds the difficulty metrics' kernels
 
     def __init__(self, s: int = DEFAULT_SUBSET_SIZE, per_batch: int | None = None, pool_size: int = 256,
                  pool_seed: int = 2009, max_per_sample: int = 4096, verify: bool = True,
