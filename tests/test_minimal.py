@@ -183,3 +183,55 @@ def test_generator_certificates_are_checked_not_trusted():
     junk[0, :, e] = g[e] % 9 + 1
     assert M.first_not_minimal(q[None], ct[None]) == 0
     assert M.first_not_minimal(q[None], junk) == 0
+
+
+def _forced_by_definition(work, x, d):
+    """Which single forces digit d into the empty cell x of ``work``, from the clues alone
+    (None if none does): 'naked', or the unit ('row', 'column', 'box') where x is d's only
+    place."""
+    units = {"row": [9 * (x // 9) + j for j in range(9)], "column": [9 * i + x % 9 for i in range(9)],
+             "box": [9 * (3 * (x // 27) + i) + 3 * ((x % 9) // 3) + j for i in range(3) for j in range(3)]}
+    peers = geometry(3, 3)[1]
+
+    def sees(y, digit):
+        return any(work[p] == digit for p in peers[y])
+
+    for name, cells in units.items():
+        if all(y == x or work[y] or sees(y, d) for y in cells):
+            return name
+    if {int(work[p]) for p in peers[x]} >= set(range(1, 10)) - {d}:
+        return "naked"
+    return None
+
+
+def test_a_single_settles_a_question_exactly_when_the_clues_force_it():
+    """``forced_back`` against the definition of naked and hidden singles, on every clue of
+    unique 30- to 36-clue sets of random grids; each question it settles has one solution
+    (the solver says so), and the oracle's answers, with it, are the solver's."""
+    peers, units = geometry(3, 3)[1:]
+    rng = np.random.default_rng(11)
+    kinds = {}
+    questions = 0
+    for seed in range(6):
+        grid = random_grid(100 + seed)
+        o = M.fixed_oracle(grid, peers, units, np.zeros(0, np.uint64), np.zeros(0, np.uint64), 0)
+        sets = 0
+        while sets < 5:
+            work = np.where(rng.permutation(81) < rng.integers(30, 37), grid, 0).astype(np.uint8)
+            if count_solutions(work) != 1:
+                continue
+            sets += 1
+            for x in np.flatnonzero(work):
+                x = int(x)
+                work[x] = 0
+                lo, hi = _clue_set(work)
+                kind = _forced_by_definition(work, x, int(grid[x]))
+                assert M.forced_back(o[9], grid[x], lo, hi, x) == (kind is not None)
+                unique = count_solutions(work) == 1
+                assert kind is None or unique
+                assert M.is_unique_without(o, work, lo, hi, x) == unique
+                kinds[kind] = kinds.get(kind, 0) + 1
+                questions += 1
+                work[x] = grid[x]
+    assert set(kinds) == {None, "row", "column", "box", "naked"}, kinds
+    assert 0.05 < 1 - kinds[None] / questions < 0.5

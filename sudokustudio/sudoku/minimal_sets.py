@@ -306,19 +306,21 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
                     if has_cell(need_lo, need_hi, x):
                         continue
                     work[x] = 0
+                    x_lo, x_hi = remove_cell(lo, hi, x)   # this set minus x
                     if holds_one and _one_lacks(inside, holds, level, j, used):
                         children[level, nc] = -1 - j   # unique, and holds a smaller unique set
                         nc += 1
                     elif y >= 0 and has_cell(pair_lo, pair_hi, x):
                         # this set minus y and x misses a cached UA: only "is this set minus x unique"
-                        if solver_says_unique(o, work, x):
+                        if solver_says_unique(o, work, x_lo, x_hi, x):
                             children[level, nc] = j
                             nc += 1
                     elif y >= 0:
                         # one question for a floor child: no other solution of it minus y differing at x
                         # (this set minus y is unique) makes it unique and not minimal at once
                         work[y] = 0
-                        u = solver_says_unique(o, work, x)
+                        a, b = remove_cell(x_lo, x_hi, y)
+                        u = solver_says_unique(o, work, a, b, x)
                         work[y] = grid[y]
                         if u and not complete:   # known after this loop (none of its children holds it)
                             learned[n_learned] = j
@@ -328,10 +330,10 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
                             nc += 1
                             if children[level, y_at] >= 0:   # x can go from this set minus y too
                                 children[level, y_at] = -1 - children[level, y_at]
-                        elif o[6][y] != grid[y] and solver_says_unique(o, work, x):
+                        elif o[6][y] != grid[y] and solver_says_unique(o, work, x_lo, x_hi, x):
                             children[level, nc] = j   # (the solution found kept y's clue: not unique)
                             nc += 1
-                    elif solver_says_unique(o, work, x):
+                    elif solver_says_unique(o, work, x_lo, x_hi, x):
                         children[level, nc] = j
                         nc += 1
                         if size == min_clues + 1:

@@ -33,6 +33,20 @@ ROW = (np.arange(81) // 9).astype(np.int16)
 COL = (np.arange(81) % 9).astype(np.int16)
 BOX = (3 * (ROW // 3) + COL // 3).astype(np.int16)
 
+
+def _as_cell_sets(rows) -> np.ndarray:
+    """uint64[len(rows), 2]: each row of cells as a cell set (low word, high word; core.cellset)."""
+    out = np.zeros((len(rows), 2), dtype=np.uint64)
+    for i, cells in enumerate(rows):
+        bits = sum(1 << int(x) for x in cells)
+        out[i] = (bits & 0xFFFFFFFFFFFFFFFF, bits >> 64)
+    return out
+
+
+#: the 27 units and each cell's 20 peers as cell sets (the singles of ``minimal.forced_back``)
+UNIT_SETS = _as_cell_sets(UNITS)
+PEER_SETS = _as_cell_sets(PEERS)
+
 _GEOMS: dict = {}
 
 
