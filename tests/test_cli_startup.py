@@ -43,6 +43,28 @@ def test_warm_compiles_a_group_once_then_finds_it_cached(tmp_path):
     assert bad.returncode == 2 and "unknown kernel group" in bad.stderr
 
 
+def test_an_edit_to_a_group_from_outside_the_package_renews_its_stamp(tmp_path):
+    """A group added through the environment names modules of its own: editing one compiles the
+    group again (before, its stamp held the platform only and stayed "cached")."""
+    plug = tmp_path / "plug"
+    plug.mkdir()
+    (plug / "plug_kernels.py").write_text((TESTS / "kernel_fixture.py").read_text())
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=f"{REPO}{os.pathsep}{plug}")
+    env[EXTRA_GROUPS_ENV] = json.dumps({"plug": ["plug_kernels:warm"]})
+
+    def warm():
+        out = _run(["-m", "sudokustudio.cli", "warm", "--group", "plug", "--json"], env)
+        assert out.returncode == 0, out.stderr
+        return json.loads(out.stdout)["groups"]["plug"]["state"]
+
+    assert warm() == "compiled"
+    assert warm() == "cached"
+    with open(plug / "plug_kernels.py", "a") as f:
+        f.write("\n# an edit\n")
+    assert warm() == "compiled"
+    assert warm() == "cached"
+
+
 def test_command_json_separates_startup_from_work():
     out = _run(["-m", "sudokustudio.cli", "survo", "solve", "resources/survo/worked_example.mat", "--json"])
     assert out.returncode == 0, out.stderr

@@ -8,6 +8,8 @@ depends on but does not check by itself:
   sudoku/, survo/) that its warm functions' modules import, directly or through
   other modules (read from their import statements; a stamp also names its
   group's warm functions, so a changed registry re-runs that group only).
+  A group added from outside the package (a plug-in's, a test's) counts the
+  files of its warm modules instead;
   numba's cache checks only the file that defines a kernel, not the files of
   the kernels it calls, so ``prepare`` deletes the cached kernels of a changed
   file and of every file that imports it, and the groups that import it
@@ -24,6 +26,7 @@ install), so they go wherever the cache goes.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import pickle
@@ -139,13 +142,37 @@ def group_sources(group: str) -> list[Path]:
     return sorted(f for f in _reachable(start, imports) if f in hashes)
 
 
+def _outside_files(group: str) -> list[Path]:
+    """The files of ``group``'s warm modules that are not ours (a group added through the
+    environment): their kernels are theirs, so an edit to one must renew the stamp too.  Found
+    without importing the module (a dotted name imports its parent package)."""
+    out = []
+    for name in sorted({w.split(":", 1)[0] for w in _group_key(group)}):
+        if name.split(".")[0] == "sudokustudio":
+            continue
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is not None and spec.origin and os.path.isfile(spec.origin):
+            out.append(Path(spec.origin))
+    return out
+
+
 def fingerprint(group: str) -> str:
-    """A hash of ``group``'s sources (:func:`group_sources`), the numba/numpy/Python versions and the CPU."""
+    """A hash of ``group``'s sources (:func:`group_sources`, and :func:`_outside_files`), the
+    numba/numpy/Python versions and the CPU."""
     hashes, _ = _source_graph()
     h = hashlib.sha256(_platform_key().encode())
     for p in group_sources(group):
         h.update(str(p.relative_to(PACKAGE_DIR)).encode())
         h.update(hashes[p].encode())
+    for p in _outside_files(group):
+        h.update(str(p).encode())
+        try:
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+        except OSError:
+            pass
     return h.hexdigest()[:32]
 
 
