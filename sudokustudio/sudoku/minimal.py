@@ -11,14 +11,14 @@ is the only solution".  Two facts make the questions cheap:
   unique either, and a clue alone in U is needed by every unique superset.
 
 An *oracle* bundles what these questions need, as a tuple ``(grid, peers,
-units, ua_lo, ua_hi, ua_n, other, calls, workspace, digit_cells)``: the grid, its
+units, ua_lo, ua_hi, ua_n, other, calls, workspace, digit_sets)``: the grid, its
 geometry (``tables.geometry``), a ring buffer of unavoidable sets (cell sets of
 ``core.cellset``; ``ua_n`` = [how many, next slot, learns?]), scratch for a
 second solution, a solver-call counter, the 9x9 solver's work space (made
-once an oracle, not once a question) and where each digit sits in each row
-(cell sets; for the singles that settle a question without the solver).  ``is_unique`` answers from the cached
-sets when it can and feeds them; ``all_clues_needed`` is the one minimality
-check of the project.  9x9 questions go to the project solver
+once an oracle, not once a question) and the cells of each digit (cell sets,
+for the singles that settle a question without the solver).  ``is_unique``
+answers from the cached sets when it can and feeds them; ``all_clues_needed``
+is the one minimality check of the project.  9x9 questions go to the project solver
 (``solver.other_solution_differing_in``: one search answers "unique?" and
 gives the second solution); other box shapes to ``generic.search_g``.
 """
@@ -166,7 +166,7 @@ def is_unique_without(o, work, lo, hi, x):
 @njit(cache=True, nogil=True)
 def solver_says_unique(o, work, lo, hi, x):
     """:func:`is_unique_without` past the cached UAs (``lo, hi``: the cells of ``work``): the
-    solver's answer, unless a single settles it (:func:`forced_back`; 9-18% of the questions of
+    solver's answer, unless a single settles it (:func:`forced_back`; 9-19% of the questions of
     the best combination's probes).
 
     The solver calls are written here, not in a helper: every function that calls
