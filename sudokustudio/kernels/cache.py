@@ -300,8 +300,8 @@ def prepare() -> bool:
         _, imports = _source_graph()
         importers: dict[Path, set[Path]] = {}
         for f, deps in imports.items():
-            for d in deps:
-                importers.setdefault(d, set()).add(f)
+            for dep in deps:
+                importers.setdefault(dep, set()).add(f)
         stale = _reachable(changed, importers)    # the changed files and all that import one, directly or not
         cleared = _delete(cache_files(stale)) > 0 or bool(changed)
     _atomic_write(marker, json.dumps(now, sort_keys=True))
