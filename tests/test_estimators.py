@@ -17,6 +17,7 @@ from sudokustudio.core.rng import seed_state
 from sudokustudio.jobs.run import Run, StopRules, run_batches
 from sudokustudio.sudoku import minimal as M
 from sudokustudio.sudoku import minimal_sets as MS
+from sudokustudio.sudoku import minimal_supersets as MSup
 from sudokustudio.sudoku.estimate import (
     GRID_COUNTS, MINIMAL_METHODS, GridCountJob, MinimalsJob, rows_grid_g, sequential_grid_kernel,
 )
@@ -210,7 +211,7 @@ def test_subset_and_superset_enumeration_match_brute_force():
         bm = int(sum(int(base[i]) << i for i in range(16)))
         for cmax in (5, 16):
             cnt = np.zeros(17, np.int64)
-            MS.minimals_containing(M.oracle(grid, (2, 2)), base, cmax, out, cnt)
+            MSup.minimals_containing(M.oracle(grid, (2, 2)), base, cmax, out, cnt)
             want = np.bincount(sizes[[m for m in range(1 << 16)
                                       if minimal[m] and m & bm == bm and sizes[m] <= cmax]], minlength=17)
             assert (cnt == want).all()
@@ -241,7 +242,7 @@ def test_9x9_enumerations_find_minimal_puzzles_and_agree():
             base[rng.choice(np.flatnonzero(base), 3, replace=False)] = 0
             o2 = np.zeros((2000, 81), np.uint8)
             c2 = np.zeros(82, np.int64)
-            n2 = MS.minimals_containing(M.oracle(g), base, int((m > 0).sum()), o2, c2)
+            n2 = MSup.minimals_containing(M.oracle(g), base, int((m > 0).sum()), o2, c2)
             assert any((o2[j] == m).all() for j in range(n2))
             checked += 1
         if checked >= 6:

@@ -225,6 +225,17 @@ def forced_back(digit_sets, d, lo, hi, x):
     return True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _alone_in(ua_lo, ua_hi, i, lo, hi):
+    """The clue of the set (lo, hi) alone in cached UA i, if one is (else the empty set):
+    branch-free, so that loops over the UAs vectorize."""
+    a = ua_lo[i] & lo
+    b = ua_hi[i] & hi
+    a_alone = np.uint64((b == ZERO) & ((a & (a - ONE)) == ZERO))   # a single clue, or none
+    b_alone = np.uint64((a == ZERO) & ((b & (b - ONE)) == ZERO))
+    return a & (ZERO - a_alone), b & (ZERO - b_alone)
+
+
 @njit(cache=True, nogil=True)
 def alone_in_a_ua(o, lo, hi):
     """The clues of the set (lo, hi) alone in one of the oracle's cached UAs: needed (deleting
@@ -233,14 +244,28 @@ def alone_in_a_ua(o, lo, hi):
     ua_lo, ua_hi, ua_n = o[3], o[4], o[5]
     need_lo = ZERO
     need_hi = ZERO
-    one = np.uint64(1)
     for i in range(ua_n[0]):
-        a = ua_lo[i] & lo
-        b = ua_hi[i] & hi
-        a_alone = np.uint64((b == ZERO) & ((a & (a - one)) == ZERO))   # a single clue, or none
-        b_alone = np.uint64((a == ZERO) & ((b & (b - one)) == ZERO))
-        need_lo |= a & (ZERO - a_alone)
-        need_hi |= b & (ZERO - b_alone)
+        a, b = _alone_in(ua_lo, ua_hi, i, lo, hi)
+        need_lo |= a
+        need_hi |= b
+    return need_lo, need_hi
+
+
+@njit(cache=True, nogil=True)
+def alone_in_uas_since(o, lo, hi, since):
+    """:func:`alone_in_a_ua` over the UAs cached since the oracle had cached ``since`` (its
+    ``ua_n[1]`` then): what a set's needed clues gain from the sets learned after they were
+    made.  (A UA overwritten in the ring since is still unavoidable: the clues found needed by
+    it stay needed.)"""
+    ua_lo, ua_hi, ua_n = o[3], o[4], o[5]
+    if ua_n[1] - since >= ua_lo.shape[0]:
+        return alone_in_a_ua(o, lo, hi)
+    need_lo = ZERO
+    need_hi = ZERO
+    for k in range(since, ua_n[1]):
+        a, b = _alone_in(ua_lo, ua_hi, k % ua_lo.shape[0], lo, hi)
+        need_lo |= a
+        need_hi |= b
     return need_lo, need_hi
 
 

@@ -1,9 +1,9 @@
-"""Every minimal puzzle inside a clue set of one grid (the subsets DFS) and every one
-containing a clue set (the supersets search), all clue counts at once: the (c, s)-subsets and
-(c, s)-supersets estimators, the weighted minimal-puzzle sampler and the c >= 29 tail run ask
-these.  The uniqueness questions go to ``minimal``'s oracle (its cached unavoidable sets and
-the solver), whose conventions hold here: clue sets are cell sets of ``core.cellset``, and a
-set's clues are the grid's digits on its cells.
+"""Every minimal puzzle inside a clue set of one grid (the subsets DFS), all clue counts at
+once: the (c, s)-subsets estimators, the weighted minimal-puzzle sampler and the c >= 29 tail
+run ask this (the supersets search, every one containing a clue set, is ``minimal_supersets``).
+The uniqueness questions go to ``minimal``'s oracle (its cached unavoidable sets and the
+solver), whose conventions hold here: clue sets are cell sets of ``core.cellset``, and a set's
+clues are the grid's digits on its cells.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from numba import njit
 
 from sudokustudio.core.cellset import ONE, ZERO, add_cell, has_cell, remove_cell, set_size
 from sudokustudio.core.rng import rand_float
-from sudokustudio.sudoku.minimal import (all_clues_needed, alone_in_a_ua, is_unique, missed_ua, remember_other,
+from sudokustudio.sudoku.minimal import (all_clues_needed, alone_in_a_ua, alone_in_uas_since, is_unique,
                                          solver_says_unique)
 
 
@@ -157,9 +157,9 @@ def thinned_minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, thin
     search was left is still remembered; its children are not, so a later set one clue above the
     floor that the table calls minimal is then checked by the solver.  ``worth_by_c[c]`` += the
     worth of each c-clue find (``counts_by_c`` counts them).
-    Two compiled copies of the one DFS: with no floor its floor-only paths fold away (the
-    code they add made the complete search ~1.1-1.2x slower at s = 32 when compiled into it,
-    paired)."""
+    Two DFSs: with no floor :func:`_every_minimal_in_subset`, above one
+    :func:`_minimals_in_subset_above` (the floor's code made the complete search ~1.1-1.2x slower
+    at s = 32 when compiled into it, paired)."""
     if min_clues == 0:
         return _every_minimal_in_subset(o, subset_mask, out, counts_by_c, thin, worth_by_c, rng)
     return _minimals_in_subset_above(o, subset_mask, out, counts_by_c, min_clues, thin, worth_by_c, rng)
@@ -167,59 +167,189 @@ def thinned_minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, thin
 
 @njit(cache=True, nogil=True)
 def _every_minimal_in_subset(o, subset_mask, out, counts_by_c, thin, worth_by_c, rng):
-    return _minimals_in_subset(o, subset_mask, out, counts_by_c, 0, True, thin, worth_by_c, rng)
+    """Every minimal puzzle whose clues are a subset of the kept cells (``subset_mask`` 1 =
+    kept), any box shape.
+
+    Depth-first: clues are deleted in increasing position order, so each subset is visited at
+    most once, and only unique sets are entered (a non-unique set has no unique subset): every
+    unique subset is visited, in lexicographic order of its deletions.  A leaf (a unique set
+    with no unique child) is minimal unless it holds a minimal found before it: a unique set
+    inside it was then visited before it, and held a minimal the DFS had reached before it.
+    The solver is asked only about children not settled by the cached UAs (a clue alone in one
+    is needed) or by the minimals found: a clue outside one inside the set can go, and the set
+    less it is unique.  The minimals are kept as bit sets over them: the ones holding each clue,
+    and the ones inside each set of the path, made from its parent's with one AND a word
+    (32-clue subsets find ~360 minimals, 1.3x less CPU than a pass over them all at every set).
+    A set's child is asked about only when the DFS comes to it, after the subtrees of its
+    earlier siblings: by then it may hold a minimal found in those subtrees, and the UAs the
+    solver gave there may show its clue needed (a set's needed clues are topped up from the UAs
+    cached since they were made: :func:`alone_in_uas_since`).  Asked all at once on entering
+    the set, as above a floor, 30-clue subsets took 1.47x the solver calls and ~1.1x the CPU
+    (2026-11-30, scratch: 144,000 probes, the same minimals).  With the subset's first level
+    thinned (``thin[0]`` != 0) the root's children are all asked first: their number decides
+    whether the search goes on (:func:`thinned_minimals_in_subset`).  ``counts_by_c[c]`` += the
+    number of c-clue minimals found (``worth_by_c[c]`` their worth); the first ``out.shape[0]``
+    go to ``out``; returns how many.
+    Long (~140 lines): the DFS stack and the minimals' bit sets share one loop, and uniqueness
+    is asked inline (a helper would compile the solver again)."""
+    grid = o[0]
+    ua_n = o[5]
+    N = grid.shape[0]
+    keep = np.empty(N, dtype=np.int64)
+    s = 0
+    work = np.zeros(N, dtype=np.uint8)
+    lo = ZERO
+    hi = ZERO
+    for c in range(N):
+        if subset_mask[c]:
+            keep[s] = c
+            s += 1
+            work[c] = grid[c]
+            lo, hi = add_cell(lo, hi, c)
+    thin[3] = 1.0
+    if not is_unique(o, work, lo, hi):
+        return 0
+    need_lo, need_hi = alone_in_a_ua(o, lo, hi)
+    root_unique = np.zeros(s if thin[0] != 0.0 else 0, dtype=np.bool_)
+    if thin[0] != 0.0:   # the subset's removable clues decide whether to go on
+        r = 0
+        for j in range(s):
+            x = keep[j]
+            if not has_cell(need_lo, need_hi, x):
+                work[x] = 0
+                x_lo, x_hi = remove_cell(lo, hi, x)
+                root_unique[j] = solver_says_unique(o, work, x_lo, x_hi, x)
+                r += root_unique[j]
+                work[x] = grid[x]
+        go_on = min(1.0, np.exp(-thin[0] * (r - thin[1])))
+        if thin[2] >= go_on:
+            thin[3] = 0.0
+            return 0
+        thin[3] = 1.0 / go_on
+    # the path's sets, saved while the DFS is below them: the next position to try, whether the
+    # set holds a known minimal, its needed clues (and the UAs cached when they were last made)
+    next_at = np.zeros(s + 1, dtype=np.int64)
+    holds_one_at = np.zeros(s + 1, dtype=np.bool_)
+    need_lo_at = np.zeros(s + 1, dtype=np.uint64)
+    need_hi_at = np.zeros(s + 1, dtype=np.uint64)
+    since_at = np.zeros(s + 1, dtype=np.int64)
+    deleted_at = np.empty(s + 1, dtype=np.int64)
+    n_words = FIRST_MINIMALS_ROOM // 64
+    holds = np.zeros((s, n_words), dtype=np.uint64)
+    inside = np.zeros((s + 1, n_words), dtype=np.uint64)
+    known_before = np.zeros(s + 1, dtype=np.int64)
+    n_known = 0
+    n_written = 0
+    level = 0
+    size = s
+    # the set at ``level``: the next position to try, any unique child yet, holds a known minimal
+    j = 0
+    has_child = False
+    holds_one = False
+    since = ua_n[1]
+    while True:
+        entered = False
+        while j < s:
+            x = keep[j]
+            j += 1
+            if since != ua_n[1]:
+                a, b = alone_in_uas_since(o, lo, hi, since)
+                need_lo |= a
+                need_hi |= b
+                since = ua_n[1]
+            if has_cell(need_lo, need_hi, x):
+                continue
+            if n_known > known_before[level]:   # minimals found below it since: all inside it
+                used = (n_known + 63) // 64
+                for w in range(used):
+                    start = max(known_before[level] - 64 * w, 0)
+                    end = min(n_known - 64 * w, 64)
+                    if start < end:
+                        inside[level, w] |= (((ONE << np.uint64(end - start)) - ONE if end - start < 64 else ~ZERO)
+                                             << np.uint64(start))
+                known_before[level] = n_known
+                holds_one = True
+            work[x] = 0
+            x_lo, x_hi = remove_cell(lo, hi, x)
+            if level == 0 and thin[0] != 0.0:
+                unique = root_unique[j - 1]
+            else:
+                unique = ((holds_one and _one_lacks(inside, holds, level, j - 1, (n_known + 63) // 64))
+                          or solver_says_unique(o, work, x_lo, x_hi, x))
+            if unique:   # save this set and enter the child
+                next_at[level] = j
+                holds_one_at[level] = holds_one
+                need_lo_at[level] = need_lo
+                need_hi_at[level] = need_hi
+                since_at[level] = since
+                lo, hi = x_lo, x_hi
+                size -= 1
+                level += 1
+                deleted_at[level] = j - 1
+                holds_one = _inside_child(inside, holds, level, j - 1, known_before[level - 1], n_known,
+                                          (n_known + 63) // 64)
+                known_before[level] = n_known
+                has_child = False
+                need_lo, need_hi = alone_in_a_ua(o, lo, hi)
+                since = ua_n[1]
+                entered = True
+                break
+            work[x] = grid[x]
+        if entered:
+            continue
+        if not has_child and not holds_one:   # a leaf holding no minimal found: minimal
+            holds, inside = _remember_inside(holds, inside, n_known, work, keep, s, -1, -1)
+            n_known += 1
+            counts_by_c[size] += 1
+            worth_by_c[size] += thin[3]
+            if n_written < out.shape[0]:
+                out[n_written, :] = work
+                n_written += 1
+        if level == 0:
+            return n_written
+        x = keep[deleted_at[level]]   # climb to the parent
+        work[x] = grid[x]
+        lo, hi = add_cell(lo, hi, x)
+        size += 1
+        level -= 1
+        j = next_at[level]
+        has_child = True
+        holds_one = holds_one_at[level]
+        need_lo = need_lo_at[level]
+        need_hi = need_hi_at[level]
+        since = since_at[level]
 
 
 @njit(cache=True, nogil=True)
 def _minimals_in_subset_above(o, subset_mask, out, counts_by_c, min_clues, thin, worth_by_c, rng):
-    return _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, False, thin, worth_by_c, rng)
+    """Every minimal puzzle of ``min_clues`` clues or more whose clues are a subset of the kept
+    cells (``subset_mask`` 1 = kept), any box shape: the DFS of :func:`_every_minimal_in_subset`
+    stopped at a floor.
 
-
-@njit(cache=True, nogil=True, inline="always")
-def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, thin, worth_by_c, rng):
-    """Every minimal puzzle whose clues are a subset of the kept cells
-    (``subset_mask`` 1 = kept), any box shape.
-
-    Depth-first: clues are deleted in increasing cell order, so each subset
-    is visited at most once, and only unique sets are entered (a non-unique
-    set has no unique subset).  A unique set is minimal when none of its
-    children is unique (those clues are needed) and no clue deleted before
-    the last one is redundant.  That second test needs no solver: deleting
-    such a clue gives a set whose clues deleted in increasing order are each
-    a child of the previous set, i.e. a unique set is visited, before this
-    one (the DFS visits the sets in lexicographic order of their deletions),
-    so the clue is redundant exactly when that set is among the visited ones
-    (a hash table; ``all_clues_needed`` on those clues if it ever overflows);
-    a set holding a minimal found before it is not minimal without that look-up.
-    With no clue floor (``min_clues`` 0) the look-ups are never needed, nor the
-    table: such a set, unique, was visited before this one and held a minimal,
-    which the DFS had reached before it (its deletions come earlier in that
-    order), so a leaf holding no minimal found is minimal.
-    The solver is asked only about children not settled by one pass per node
-    over the cached UAs (a clue alone in one is needed) or by the unique sets known:
-    a clue outside one inside the set can go, and the set less it is not minimal.
-    Those are the minimals found and, with a floor, the sets one clue below it that
-    its parents proved unique (below).  They are kept as bit sets over
-    them: the ones holding each clue, and the ones inside each set of the
-    path, made from its parent's with one AND a word (32-clue subsets find ~360
-    minimals, 1.3x less CPU than a pass over them all at every set).
-    ``counts_by_c[c]`` += the number of c-clue minimals found; the first
-    ``out.shape[0]`` go to ``out``; returns how many.  Only minimals of ``min_clues`` or
-    more clues are sought: a set of ``min_clues`` clues is not entered, only asked whether
-    any clue can go (``all_clues_needed``: the solver stops at the first that can, where
-    entering it certified every unique subset), and once a set one above has a unique
-    child T - y, its next children T - x take one question, T - x - y unique (then T - x is
-    unique and not minimal; nor is T - y then: x can go from it), instead of two (1.5x less CPU
-    for the c >= 29 tail in 34-clue subsets, the same minimals; T - y's test skipped: 1.09x less
-    in 33- and 34-clue subsets searched to 30); where a cached UA holds x and y alone among the
-    set's clues, T - x - y is known not unique and T - x takes its one question directly
-    (1.1-1.17x less for subsets searched to a floor).  The sets T - x - y proven unique so
-    join the unique sets known once the loop over T's children is done: a floor set, or a
+    Below the floor nothing is visited, so a leaf holding no minimal found may still hold a
+    smaller unique set: a unique set is minimal when none of its children is unique and no clue
+    deleted before the last one is redundant.  That second test needs no solver: deleting such a
+    clue gives a set whose clues deleted in increasing order are each a child of the previous
+    set, i.e. a unique set visited before this one (the DFS visits the sets in lexicographic
+    order of their deletions), so the clue is redundant exactly when that set is among the
+    visited ones (a hash table; ``all_clues_needed`` on those clues if it ever overflows); a set
+    holding a unique set known before it is not minimal without that look-up.
+    A set of ``min_clues`` clues is not entered, only asked whether any clue can go
+    (``all_clues_needed``: the solver stops at the first that can, where entering it certified
+    every unique subset), and once a set one above has a unique child T - y, its next children
+    T - x take one question, T - x - y unique (then T - x is unique and not minimal; nor is
+    T - y then: x can go from it), instead of two (1.5x less CPU for the c >= 29 tail in
+    34-clue subsets, the same minimals; T - y's test skipped: 1.09x less in 33- and 34-clue
+    subsets searched to 30); where a cached UA holds x and y alone among the set's clues,
+    T - x - y is known not unique and T - x takes its one question directly (1.1-1.17x less for
+    subsets searched to a floor).  The sets T - x - y proven unique so join the unique sets
+    known (with the minimals found) once the loop over T's children is done: a floor set, or a
     floor child, holding one is not minimal, and a child holding one is unique, without a
     question (half the solver calls of 33-clue subsets searched to 30, 1.5x less CPU).
-    ``complete`` (min_clues == 0, a constant in each compiled copy): no floor.  ``thin``: the
-    chance of going past the first level (:func:`thinned_minimals_in_subset`).
-    Long (~200 lines, 70 of them this docstring): the DFS stack, the visited-set table and the
+    A set's children are all asked on entering it (the floor sets' parents, which ask most
+    questions here, have no subtrees to wait for).  ``thin``: the chances of going past the
+    first level and past a floor set's parent (:func:`thinned_minimals_in_subset`).
+    Long (~200 lines, 40 of them this docstring): the DFS stack, the visited-set table and the
     known sets' bit sets share one loop, and uniqueness is asked inline (a helper would compile
     the solver again).
     """
@@ -247,9 +377,8 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
     not_minimal = np.zeros(s + 1, dtype=np.bool_)    # the node at a level is known not to be minimal
     ptr = np.zeros(s + 1, dtype=np.int64)
     deleted_at = np.empty(s + 1, dtype=np.int64)  # position (in keep) deleted to reach level L
-    # complete: every minimal is found, and no visited set need be remembered
-    seen_lo = np.zeros(2 if complete else 1024, dtype=np.uint64)   # the unique sets visited (none is empty)
-    seen_hi = np.zeros(2 if complete else 1024, dtype=np.uint64)
+    seen_lo = np.zeros(1024, dtype=np.uint64)   # the unique sets visited (none is empty)
+    seen_hi = np.zeros(1024, dtype=np.uint64)
     n_seen = np.zeros(1, dtype=np.int64)
     # the unique sets known (the minimals found; with a floor, also sets one clue below it), as
     # bit sets over them: holds[j] = those holding the clue at position j, inside[L] = those
@@ -259,7 +388,7 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
     inside = np.zeros((s + 1, n_words), dtype=np.uint64)
     known_before = np.zeros(s + 1, dtype=np.int64)
     n_known = 0
-    learned = np.empty(0 if complete else s, dtype=np.int64)   # a floor parent's positions x, T - x - y unique
+    learned = np.empty(s, dtype=np.int64)   # a floor parent's positions x, T - x - y unique
     level = 0
     deleted_at[0] = -1
     size = s
@@ -268,8 +397,7 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
         p = deleted_at[level]
         nc = 0
         later_lo = later_hi = ZERO   # the clues after position p: tested here as children
-        if not complete:
-            seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
+        seen_lo, seen_hi = _remember_seen(seen_lo, seen_hi, n_seen, lo, hi)
         minimal = False
         used = (n_known + 63) // 64
         holds_one = level > 0 and _inside_child(inside, holds, level, p, known_before[level - 1], n_known, used)
@@ -282,7 +410,7 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
         elif size > min_clues:
             need_lo, need_hi = alone_in_a_ua(o, lo, hi)
             search_on = True
-            if not complete and size == min_clues + 1:
+            if size == min_clues + 1:
                 # the second thinning: a floor set's parent goes on with a chance that rises with
                 # its clues known needed (alone in a cached UA); its finds are worth 1 / chance
                 sub_w = 1.0
@@ -322,10 +450,9 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
                         a, b = remove_cell(x_lo, x_hi, y)
                         u = solver_says_unique(o, work, a, b, x)
                         work[y] = grid[y]
-                        if u and not complete:   # known after this loop (none of its children holds it)
-                            learned[n_learned] = j
-                            n_learned += 1
                         if u:
+                            learned[n_learned] = j   # known after this loop (none of its children holds it)
+                            n_learned += 1
                             children[level, nc] = -1 - j
                             nc += 1
                             if children[level, y_at] >= 0:   # x can go from this set minus y too
@@ -355,7 +482,7 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
                 # a set holding a minimal found before it is not minimal: most leaves are settled so,
                 # before the look-ups of the sets one clue smaller (~8 a leaf)
                 minimal = nc == 0 and not holds_one
-                if minimal and not complete:
+                if minimal:
                     if n_seen[0] >= 0:
                         for j in range(p):
                             a, b = remove_cell(lo, hi, keep[j])
@@ -407,106 +534,4 @@ def _minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues, complete, t
             work[x] = grid[x]
             lo, hi = add_cell(lo, hi, x)
             size += 1
-            level -= 1
-
-
-# ------------------------------------------------ minimals containing a set
-@njit(cache=True, nogil=True)
-def minimals_containing(o, base_mask, max_clues, out, counts_by_c):
-    """Every minimal puzzle of the grid containing the clues of ``base_mask``
-    with at most ``max_clues`` clues.
-
-    Hitting-set branching: a non-unique set T has an unavoidable set U
-    disjoint from it (the oracle must learn: ``is_unique`` then caches one);
-    every unique superset contains
-    a cell of U.  Branch i
-    adds U's i-th allowed cell and forbids its earlier ones, so each superset
-    is reached once; a unique set is a leaf (its proper supersets are not
-    minimal).  Returns the number of minimals written to ``out``.
-    """
-    grid, ua_lo, ua_hi, ua_n = o[0], o[3], o[4], o[5]
-    N = grid.shape[0]
-    work = np.zeros(N, dtype=np.uint8)
-    lo = ZERO
-    hi = ZERO
-    size = 0
-    for c in range(N):
-        if base_mask[c]:
-            work[c] = grid[c]
-            lo, hi = add_cell(lo, hi, c)
-            size += 1
-    forbidden = np.zeros(N, dtype=np.uint8)
-    depth_max = max(0, max_clues - size) + 1
-    branch_cells = np.empty((depth_max + 1, N), dtype=np.int64)
-    n_branch = np.zeros(depth_max + 1, dtype=np.int64)
-    ptr = np.zeros(depth_max + 1, dtype=np.int64)
-    n_written = 0
-    if size > max_clues:
-        return 0
-    level = 0
-    while True:
-        # ---- process node: clue set work (size clues), forbidden cells fixed
-        nb = 0
-        ui = -1
-        if not is_unique(o, work, lo, hi):
-            ui = missed_ua(o, lo, hi)
-            if ui < 0:  # an oracle that does not learn: the solver's other solution is in o[6]
-                ui = remember_other(o)
-        if ui < 0:
-            if all_clues_needed(o, work, lo, hi, ZERO, ZERO):
-                counts_by_c[size] += 1
-                if n_written < out.shape[0]:
-                    for c in range(N):
-                        out[n_written, c] = work[c]
-                    n_written += 1
-        elif size < max_clues:
-            # pick, among cached UAs disjoint from T, the one with fewest allowed cells
-            best = -1
-            best_k = N + 1
-            for i in range(ua_n[0]):
-                if (ua_lo[i] & lo) != ZERO or (ua_hi[i] & hi) != ZERO:
-                    continue
-                k = 0
-                for x in range(N):
-                    if has_cell(ua_lo[i], ua_hi[i], x) and not forbidden[x]:
-                        k += 1
-                if k < best_k:
-                    best_k = k
-                    best = i
-                    if k <= 1:
-                        break
-            if best >= 0 and best_k > 0:
-                for x in range(N):
-                    if has_cell(ua_lo[best], ua_hi[best], x) and not forbidden[x]:
-                        branch_cells[level, nb] = x
-                        nb += 1
-        n_branch[level] = nb
-        ptr[level] = 0
-        # ---- next node
-        while True:
-            if ptr[level] < n_branch[level]:
-                i = ptr[level]
-                if i > 0:  # leave the previous branch: its cell becomes forbidden
-                    x = branch_cells[level, i - 1]
-                    work[x] = 0
-                    lo, hi = remove_cell(lo, hi, x)
-                    forbidden[x] = 1
-                    size -= 1
-                x = branch_cells[level, i]
-                ptr[level] += 1
-                work[x] = grid[x]
-                lo, hi = add_cell(lo, hi, x)
-                size += 1
-                level += 1
-                break
-            # all branches done: undo the last one and the forbids of this level
-            if n_branch[level] > 0:
-                x = branch_cells[level, n_branch[level] - 1]
-                work[x] = 0
-                lo, hi = remove_cell(lo, hi, x)
-                size -= 1
-                for i in range(n_branch[level] - 1):
-                    forbidden[branch_cells[level, i]] = 0
-            if level == 0:
-                return n_written
             level -= 1

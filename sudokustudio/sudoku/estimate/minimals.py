@@ -31,7 +31,8 @@ from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinn
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, new_oracle
-from sudokustudio.sudoku.minimal_sets import THIN_LEN, minimals_containing, thinned_minimals_in_subset
+from sudokustudio.sudoku.minimal_sets import THIN_LEN, thinned_minimals_in_subset
+from sudokustudio.sudoku.minimal_supersets import minimals_containing
 from sudokustudio.sudoku.solver import random_solution_kernel
 from sudokustudio.sudoku.tables import geometry
 
