@@ -334,6 +334,32 @@ def test_4x4_plans_agree_with_exhaustive_count(s, floors, per_grid, exact_4x4_mi
     _assert_agrees_with_4x4_counts(job, 25, exact_4x4_minimals)
 
 
+@pytest.mark.parametrize("shares", [[[6, 0.9, 0.1]], [[5, 0.6, 0.4], [6, 0.05, 0.95]]])
+def test_4x4_plans_with_fixed_shares_agree_with_exhaustive_count(shares, exact_4x4_minimals):
+    """Fixed shares of a c between the sizes instead of the balance heuristic's (each size's finds
+    weighted by its share over its balance share): any shares that sum to 1 stay unbiased.  Far from
+    the balance heuristic's (size 1's balance share of c = 6 is ~0.8), a weight off by that ratio
+    would miss the exact counts by many SE."""
+    job = MinimalsJob("subsets", "2x2", s=[8, 10], min_clues=[0, 5], per_grid=[3, 2], grids_per_batch=200,
+                      shares=shares)
+    assert MinimalsJob.from_spec(job.spec).shares == job.shares == {r[0]: tuple(r[1:]) for r in shares}
+    owns = job.ownership()
+    assert owns[:, 4].tolist() == [1, 0]
+    for c, *share in shares:
+        balance = [owns[i, c] and share[i] / owns[i, c] for i in range(2)]
+        assert sum(balance) == pytest.approx(1) and abs(balance[1] - share[1]) > 0.1
+    _assert_agrees_with_4x4_counts(job, 26, exact_4x4_minimals)
+
+
+def test_shares_are_checked():
+    plan = dict(s=[8, 10], min_clues=[0, 6], per_grid=[3, 2])
+    for bad, match in (([[6, 0.5, 0.6]], "sum to 1"), ([[6, 1.0]], "one share per subset size"),
+                       ([[5, 0.5, 0.5]], "only the sizes that count it"), ([[20, 0.5, 0.5]], "clue range"),
+                       ([[6, 0.5, 0.5], [6, 0.5, 0.5]], "one row a clue count"), ([["x"]], "rows of a clue count")):
+        with pytest.raises(ValueError, match=match):
+            MinimalsJob("subsets", "2x2", shares=bad, **plan)
+
+
 def test_plan_owners_are_the_sizes_that_search_down_to_each_clue_count():
     from sudokustudio.sudoku.estimate.designs import method_factor, plan_owners
 
@@ -567,7 +593,7 @@ def test_cli_minimals_plans_and_the_best_combination(capsys):
     assert _cli("estimate", "minimals", "--samples", "1", "--seed", "3", "--json") == 0
     d = json.loads(capsys.readouterr().out)
     assert d["method"] == "best" and d["s"] == BEST_PLAN["s"] and d["min_clues"] == BEST_PLAN["min_clues"]
-    assert d["per_grid"] == BEST_PLAN["per_grid"] and d["samples"] == 16
+    assert d["per_grid"] == BEST_PLAN["per_grid"] and d["samples"] == 16 and d["shares"] == BEST_PLAN["shares"]
     assert _cli("estimate", "minimals", "--method", "best", "--s", "30", "--samples", "1", "--seed", "1") == 2
     assert "--method best is a fixed plan for 3x3 boxes: not with --s" in capsys.readouterr().err
     assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,11", "--samples", "1",

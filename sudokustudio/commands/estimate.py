@@ -308,7 +308,7 @@ def _run_minimals(args, job, method: str) -> int:
                      "c_range": tot["c_range"], "all_grids": tot["all_grids"], "tail": _tail_json(tot["tail"])},
                     "samples": d["samples"], "seconds": round(out.seconds, 6), "core_seconds": d["core_seconds"],
                     "probes": d["probes"], "method": method, "s": job.s, "min_clues": d["min_clues"],
-                    "thin": d["thin"],
+                    "thin": d["thin"], "shares": d["shares"],
                     "per_grid": job.spec["per_grid"], "grid_source": job.grid_source,
                     "biased": job.biased, "seed": args.seed})
         return 1 if out.errors else 0
@@ -316,8 +316,10 @@ def _run_minimals(args, job, method: str) -> int:
     by = "the best combination" if method == "best" else method
     thinned = "; thinned " + ", ".join(_thinning_text(a, e) for a, e in zip(job.s_mix, job.thin_mix)
                                        if is_thinned([e])) if "thin" in job.spec else ""
+    shared = "; shares " + ", ".join(f"c = {r[0]}: " + " / ".join(f"{v:g}" for v in r[1:]) for r in d["shares"]) \
+        if d["shares"] else ""
     print(f"minimal puzzles per grid by {by}{label}: {d['samples']} grids, {d['probes']} probes, "
-          f"{out.seconds:.2f} s{thinned}")
+          f"{out.seconds:.2f} s{thinned}{shared}")
     print(f"{'c':>3} {'found':>9} {'per grid':>12} {'RE':>8} {'ESS':>9} {'max':>7}")
     for c, v in sorted(d["per_c"].items(), key=lambda kv: int(kv[0])):
         t = v["tail"]

@@ -26,8 +26,9 @@ from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.cellset import ZERO, add_cell, cell_set
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95, tail_diagnostics
-from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, is_thinned, mixture_factor,
-                                                  plan_owners, thinning, thinning_rows, whole_or_fraction)
+from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, balance_shares, is_thinned,
+                                                  mixture_factor, plan_owners, share_rows, thinning, thinning_rows,
+                                                  whole_or_fraction)
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, new_oracle
@@ -103,8 +104,8 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
     average; a subsets probe searches down to floor_mix[i] clues, goes past its first
     level with the chance thin_mix[i, :2] = (beta, r0) gives (beta 0: always), and above its
     floor with the chance thin_mix[i, 2:] = (beta2, n2) gives (:func:`thinned_minimals_in_subset`,
-    its finds weighted by 1 / those chances) and counts the c
-    with owns[i, c] (:meth:`MinimalsJob.owners`).  A grid of weight w (W / number
+    its finds weighted by 1 / those chances) and counts the c with owns[i, c] > 0, each
+    find's worth times owns[i, c] (:meth:`MinimalsJob.ownership`).  A grid of weight w (W / number
     of grids, or 1 for the biased source) gets per_grid_mix[i] * w probes of each
     size, rounded at random (:func:`probes_for_weight`), and its value is their
     summed count / per_grid (per_grid = the sum of the mix): unbiased, E = w *
@@ -185,9 +186,9 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
                     thin[2] = rand_float(rng) if thin[0] != 0.0 else 0.0
                     thinned_minimals_in_subset(o, mask, out, probe_cnt, floor, thin, probe_worth, rng)
                     for c in range(floor, s + 1):
-                        if owns[i, c] and probe_cnt[c]:
+                        if owns[i, c] != 0.0 and probe_cnt[c]:
                             cnt[c] += probe_cnt[c]
-                            value[c] += probe_worth[c]
+                            value[c] += owns[i, c] * probe_worth[c]
                 elif method == 2:
                     _random_subset(rng, N, s, perm, mask)
                     minimals_containing(o, mask, c_hi, out, cnt)
@@ -300,7 +301,7 @@ class MinimalsJob(BatchJob):
     def __init__(self, method: str = "subsets", box: str = "3x3", s: int | None = None,
                  c_lo: int | None = None, c_hi: int | None = None, grid_source: str = "weighted",
                  per_grid: int | None = None, grids_per_batch: int | None = None,
-                 min_clues: list[int] | None = None, thin: list | None = None):
+                 min_clues: list[int] | None = None, thin: list | None = None, shares: list | None = None):
         if method not in MINIMAL_METHODS:
             raise ValueError(f"method {method!r}: choose one of {', '.join(MINIMAL_METHODS)}")
         r, c = parse_box(box)
@@ -386,17 +387,29 @@ class MinimalsJob(BatchJob):
         plan = {"min_clues": floor_mix} if min_clues is not None else {}
         if is_thinned(thin_mix):
             plan["thin"] = [list(t) for t in thin_mix]
+        # fixed shares of some c between the sizes, instead of the balance heuristic's
+        share_of = share_rows(shares, len(s_mix))
+        if share_of:
+            plan["shares"] = [[c, *v] for c, v in sorted(share_of.items())]
         super().__init__(method=method, box=box, s=s_mix if mixed else s_mix[0], c_lo=int(c_lo), c_hi=int(c_hi),
                          grid_source=grid_source, per_grid=per_grid_mix if mixed else per_grid_mix[0],
                          grids_per_batch=int(grids_per_batch), **plan)
         self.method, self.box, self.c_lo, self.c_hi = method, box, int(c_lo), int(c_hi)
         self.s_mix, self.per_grid_mix, self.floor_mix = tuple(s_mix), tuple(per_grid_mix), tuple(floor_mix)
         self.thin_mix = tuple(thin_mix)
+        self.shares = share_of
         #: the subset size, or the sizes of a mixture (a tuple)
         self.s = self.s_mix if mixed else s_mix[0]
         self.grid_source, self.grids_per_batch = grid_source, int(grids_per_batch)
         self.per_grid = sum(per_grid_mix)   # probes per grid of weight 1, all sizes
         self.N = N
+        for c, v in self.shares.items():
+            if method != "subsets" or not self.c_lo <= c <= self.c_hi:
+                raise ValueError(f"shares for c = {c}: subsets only, and c within the clue range "
+                                 f"{self.c_lo}..{self.c_hi}")
+            if any(x > 0 and i not in self.owners(c) for i, x in enumerate(v)):
+                raise ValueError(f"shares for c = {c}: only the sizes that count it (indices {self.owners(c)}) "
+                                 f"can have a share")
 
     @classmethod
     def best(cls, grid_source: str = "weighted") -> "MinimalsJob":
@@ -461,11 +474,20 @@ class MinimalsJob(BatchJob):
         return plan_owners(self.s_mix, self.floor_mix, c)
 
     def ownership(self) -> np.ndarray:
-        """owns[i, c] = 1 when size i's counts of c are kept (the kernel's view of owners)."""
-        owns = np.zeros((len(self.s_mix), self.N + 1), np.uint8)
+        """owns[i, c]: the weight of size i's finds of c, 0 where its counts are not kept (the
+        kernel's view of owners); 1 for the balance heuristic (every find weighs the same), and
+        share / balance share where the job fixes the shares of c (``shares``: the estimate of c
+        is then the shares' mix of the sizes' own estimates)."""
+        owns = np.zeros((len(self.s_mix), self.N + 1))
         for c in range(self.N + 1):
-            for i in self.owners(c):
-                owns[i, c] = 1
+            owners = self.owners(c)
+            if c in self.shares:
+                balance = balance_shares(self.method, self.N, c, self.s_mix, self.per_grid_mix, owners)
+                for i in owners:
+                    owns[i, c] = self.shares[c][i] / balance[i] if balance[i] > 0 else 0.0
+            else:
+                for i in owners:
+                    owns[i, c] = 1.0
         return owns
 
     def factor(self, c: int) -> float:
@@ -564,7 +586,7 @@ class MinimalsJob(BatchJob):
 
     def describe(self, total: MinimalStats) -> dict:
         return {"method": self.method, "box": self.box, "s": self.s, "min_clues": list(self.floor_mix),
-                "thin": [list(t) for t in self.thin_mix],
+                "thin": [list(t) for t in self.thin_mix], "shares": self.spec.get("shares", []),
                 "c_lo": self.c_lo, "c_hi": self.c_hi,
                 "grid_source": self.grid_source, "biased": self.biased, "samples": total.n,
                 "probes": round(total.n * self.per_grid), "solver_calls": total.solver_calls,
