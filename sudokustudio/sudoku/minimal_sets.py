@@ -41,6 +41,16 @@ def _seen_slot(seen_lo, seen_hi, lo, hi):
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _known_since(known_before, n_known, w):
+    """Word w of the bit set of the known unique sets ``known_before``..n_known-1."""
+    start = max(known_before - 64 * w, 0)   # their bits in this word: start..end-1
+    end = min(n_known - 64 * w, 64)
+    if start >= end:
+        return ZERO
+    return ((ONE << np.uint64(end - start)) - ONE if end - start < 64 else ~ZERO) << np.uint64(start)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _inside_child(inside, holds, level, deleted, known_before, n_known, n_words):
     """``inside[level]`` := the known unique sets inside the set one clue (position ``deleted``)
     smaller than the one at ``level - 1``: those inside that set (its bits), and the ones known
@@ -48,12 +58,7 @@ def _inside_child(inside, holds, level, deleted, known_before, n_known, n_words)
     below it), less those holding the deleted clue.  Returns whether any is inside."""
     anything = ZERO
     for w in range(n_words):
-        start = max(known_before - 64 * w, 0)   # the new sets' bits in this word: start..end-1
-        end = min(n_known - 64 * w, 64)
-        new = ZERO
-        if start < end:
-            new = ((ONE << np.uint64(end - start)) - ONE if end - start < 64 else ~ZERO) << np.uint64(start)
-        bits = (inside[level - 1, w] | new) & ~holds[deleted, w]
+        bits = (inside[level - 1, w] | _known_since(known_before, n_known, w)) & ~holds[deleted, w]
         inside[level, w] = bits
         anything |= bits
     return anything != ZERO
@@ -260,13 +265,8 @@ def _every_minimal_in_subset(o, subset_mask, out, counts_by_c, thin, worth_by_c,
             if has_cell(need_lo, need_hi, x):
                 continue
             if n_known > known_before[level]:   # minimals found below it since: all inside it
-                used = (n_known + 63) // 64
-                for w in range(used):
-                    start = max(known_before[level] - 64 * w, 0)
-                    end = min(n_known - 64 * w, 64)
-                    if start < end:
-                        inside[level, w] |= (((ONE << np.uint64(end - start)) - ONE if end - start < 64 else ~ZERO)
-                                             << np.uint64(start))
+                for w in range((n_known + 63) // 64):
+                    inside[level, w] |= _known_since(known_before[level], n_known, w)
                 known_before[level] = n_known
                 holds_one = True
             work[x] = 0
