@@ -100,7 +100,13 @@ def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
 #: grids each (2026-11-30, scratch), and each fit gave the total 1.020x and 1.033x less variance on the
 #: other seed.  Fitted for c = 28 and c = 30 they gained nothing (0.994-0.999x).  Any fixed shares that
 #: sum to 1 leave the estimate unbiased.
-BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 37, 8.5],
+#: With those shares and the cheaper complete search of 2026-11-30, Neyman's rule again (probes a grid
+#: in proportion to sigma / sqrt(CPU a probe) of each part's contribution to the total, each part run
+#: alone, 300-600 s a part in two or three seeds; scratch): sigma^2 a probe 6.73e33 / 2.98e33 / 3.08e32
+#: (the 33-clue part's read 2.5-3.7e32 by seed: heavy-tailed), 5.2 / 4.7 / 23.2 us a probe, so
+#: 48 / 33.6 / 4.9; 48 / 35 / 6 is taken, 1.036x less variance x CPU than 48 / 37 / 8.5 with the grids'
+#: own cost counted (1.015x were the 33-clue part's sigma^2 1.5x what was measured).
+BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 35, 6],
              "thin": [[0.0, 0.0], [0.2, 14.0, 0.15, 23.0], [0.25, 15.5, 0.25, 22.0]],
              "shares": [[29, 0.004, 0.257, 0.739]]}
 
@@ -172,6 +178,27 @@ def is_thinned(entries) -> bool:
 def thinning_rows(entries) -> list[tuple[float, float, float, float]]:
     """(beta, r0, beta2, n2) a size, the kernel's array rows (no second stage: 0, 0)."""
     return [(e + (0.0, 0.0))[:4] for e in entries]
+
+
+def probes_per_grid(per_grid, method: str, N: int, n_sizes: int) -> list[int | float]:
+    """The probes a grid of each size, checked (default: the method's)."""
+    # subsets: the variance is nearly all between the probes of one grid (a share of 0.4-4.6%
+    # between grids at 16 probes, 144,000 weighted grids x 64 probes at s = 30), and a grid
+    # with its oracle costs ~72 us against ~14 us a probe (2026-11-28), so 9x9 grids get 48
+    # probes: from the measured variance parts and costs, 1.16 / 1.13 / 1.10 / 1.09 / 1.12 /
+    # 1.18x less RE^2 x CPU-s than 16 at c = 22..27 and 1.19x for the total (64: 1.07-1.21x)
+    if per_grid is None:
+        per_grid = {"subsets": 48 if N == 81 else 16, "supersets": 4, "path": 8, "singletons": 8}[method]
+    # a fraction is an average: a plan's costly 34-clue probes go to one grid in four or so
+    mix = [whole_or_fraction(v) for v in (per_grid if isinstance(per_grid, (list, tuple)) else [per_grid])]
+    if len(mix) == 1:
+        mix *= n_sizes
+    if len(mix) != n_sizes:
+        raise ValueError(f"probes per grid {per_grid}: one number, or one per subset size ({n_sizes})")
+    for one in mix:
+        if not (0 < one <= 1_000_000 and math.isfinite(one)):
+            raise ValueError(f"probes per grid: more than 0, at most 1000000, got {one}")
+    return mix
 
 
 def as_list(x) -> list[int]:

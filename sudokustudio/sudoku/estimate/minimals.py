@@ -27,8 +27,8 @@ from sudokustudio.core.cellset import ZERO, add_cell, cell_set
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95, tail_diagnostics
 from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, balance_shares, is_thinned,
-                                                  mixture_factor, plan_owners, share_rows, thinning, thinning_rows,
-                                                  whole_or_fraction)
+                                                  mixture_factor, plan_owners, probes_per_grid, share_rows, thinning,
+                                                  thinning_rows)
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, new_oracle
@@ -342,23 +342,7 @@ class MinimalsJob(BatchJob):
             c_hi = N if c_hi is None else c_hi
         if not 0 <= c_lo <= c_hi <= N:
             raise ValueError(f"clue range {c_lo}..{c_hi}: must lie in 0..{N}")
-        # subsets: the variance is nearly all between the probes of one grid (a share of 0.4-4.6%
-        # between grids at 16 probes, 144,000 weighted grids x 64 probes at s = 30), and a grid
-        # with its oracle costs ~72 us against ~14 us a probe (2026-11-28), so 9x9 grids get 48
-        # probes: from the measured variance parts and costs, 1.16 / 1.13 / 1.10 / 1.09 / 1.12 /
-        # 1.18x less RE^2 x CPU-s than 16 at c = 22..27 and 1.19x for the total (64: 1.07-1.21x)
-        if per_grid is None:
-            per_grid = {"subsets": 48 if N == 81 else 16, "supersets": 4, "path": 8, "singletons": 8}[method]
-        # a fraction is an average: a plan's costly 34-clue probes go to one grid in four or so
-        per_grid_mix = [whole_or_fraction(v) for v in (per_grid if isinstance(per_grid, (list, tuple))
-                                                         else [per_grid])]
-        if len(per_grid_mix) == 1:
-            per_grid_mix *= len(s_mix)
-        if len(per_grid_mix) != len(s_mix):
-            raise ValueError(f"probes per grid {per_grid}: one number, or one per subset size ({len(s_mix)})")
-        for one in per_grid_mix:
-            if not (0 < one <= 1_000_000 and math.isfinite(one)):
-                raise ValueError(f"probes per grid: more than 0, at most 1000000, got {one}")
+        per_grid_mix = probes_per_grid(per_grid, method, N, len(s_mix))
         if grids_per_batch is None:
             grids_per_batch = {"subsets": 16, "supersets": 4, "path": 8, "singletons": 8}[method]
             if N < 81:
@@ -403,8 +387,12 @@ class MinimalsJob(BatchJob):
         self.grid_source, self.grids_per_batch = grid_source, int(grids_per_batch)
         self.per_grid = sum(per_grid_mix)   # probes per grid of weight 1, all sizes
         self.N = N
+        self._check_shares()
+
+    def _check_shares(self) -> None:
+        """Fixed shares only for a subsets job's clue range, and only for the sizes that count c."""
         for c, v in self.shares.items():
-            if method != "subsets" or not self.c_lo <= c <= self.c_hi:
+            if self.method != "subsets" or not self.c_lo <= c <= self.c_hi:
                 raise ValueError(f"shares for c = {c}: subsets only, and c within the clue range "
                                  f"{self.c_lo}..{self.c_hi}")
             if any(x > 0 and i not in self.owners(c) for i, x in enumerate(v)):
