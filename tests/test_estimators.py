@@ -599,6 +599,19 @@ def test_cli_minimals_plans_and_the_best_combination(capsys):
     assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,11", "--samples", "1",
                 "--seed", "1") == 2
     assert "--min-clues 11 for subsets of 10" in capsys.readouterr().err
+    # a plan's own shares of a clue count (the best combination's are in its JSON above)
+    assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,5", "--per-grid", "3,2",
+                "--shares", "6:0.9:0.1", "--samples", "200", "--seed", "3", "--json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["shares"] == [[6, 0.9, 0.1]] and set(d["per_c"]) == {"4", "5", "6"}
+    for bad, message in (("6:0.9", "one share per subset size"), ("x", "C:S0:S1... rows"),
+                         ("6.5:0.5:0.5", "C:S0:S1... rows"), ("nan:1:0", "C:S0:S1... rows")):
+        assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,5", "--shares", bad,
+                    "--samples", "1", "--seed", "1") == 2
+        assert message in capsys.readouterr().err
+    assert _cli("estimate", "minimals", "--method", "best", "--shares", "29:0:0.5:0.5", "--samples", "1",
+                "--seed", "1") == 2
+    assert "not with --shares" in capsys.readouterr().err
 
 
 def test_cli_bad_input_is_one_clear_line(capsys):

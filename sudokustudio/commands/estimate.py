@@ -82,6 +82,10 @@ def register(sub) -> None:
                         "or one per size.  auto (default): the thinning fitted for 33-clue subsets searched to 30 "
                         "(c = 30: ~2x less variance x CPU) or 29 and 31-clue ones searched to 28, none elsewhere; "
                         "off: none")
+    m.add_argument("--shares", default=None, metavar="C:S0:S1[...][,C:...]",
+                   help="subsets with several sizes: the estimate of C clues mixes the sizes' own estimates in "
+                        "these shares (one a size, summing to 1) instead of weighing every find the same; "
+                        "unbiased for any shares (the best combination: 29:0.004:0.257:0.739)")
     m.add_argument("--box", default="3x3", help="box shape: 3x3 (default) or 2x2 (4x4 Sudoku, exhaustively checkable)")
     _common(m)
     m.set_defaults(func=run_minimals)
@@ -234,7 +238,8 @@ def run_minimals(args) -> int:
     from sudokustudio.sudoku.estimate import MinimalsJob
 
     method = args.method
-    tuned = [f"--{k.replace('_', '-')}" for k in ("s", "c", "min_clues", "per_grid") if getattr(args, k) is not None]
+    tuned = [f"--{k.replace('_', '-')}" for k in ("s", "c", "min_clues", "per_grid", "shares")
+             if getattr(args, k) is not None]
     if method is None:
         method = "best" if not tuned and args.box == "3x3" else "subsets"
     if method == "best":
@@ -257,6 +262,8 @@ def run_minimals(args) -> int:
             kw.update(min_clues=args.min_clues)
         else:
             kw.update(c_lo=args.min_clues)
+    if args.shares is not None:
+        kw.update(shares=_share_entries(args.shares))
     job = MinimalsJob(**kw)
     if args.thin == "auto":
         job = job.auto_thinned()
@@ -280,6 +287,18 @@ def _thinning_entries(text: str) -> list[list[float]]:
     if not entries or any(len(e) not in (2, 4) for e in entries):
         raise ValueError(f"--thin {text}: auto, off, or BETA:R0 pairs (or BETA:R0:BETA2:N2) separated by commas")
     return entries
+
+
+def _share_entries(text: str) -> list[list[float]]:
+    """'29:0.004:0.257:0.739' -> [[29, 0.004, 0.257, 0.739]]; rows separated by commas (the job
+    checks the numbers)."""
+    try:
+        rows = [[float(x) for x in row.split(":")] for row in text.split(",")]
+    except ValueError:
+        rows = []
+    if not rows or any(len(r) < 2 or not math.isfinite(r[0]) or r[0] != int(r[0]) for r in rows):
+        raise ValueError(f"--shares {text}: C:S0:S1... rows (a clue count, then one share a size) separated by commas")
+    return [[int(r[0]), *r[1:]] for r in rows]
 
 
 def _run_minimals(args, job, method: str) -> int:
