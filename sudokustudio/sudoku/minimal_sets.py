@@ -134,6 +134,25 @@ def _remember_seen(seen_lo, seen_hi, n_seen, lo, hi):
 
 
 @njit(cache=True, nogil=True)
+def _subset_clues(grid, subset_mask):
+    """The kept cells of a subset in increasing order (``keep[:s]``, their positions in the DFS),
+    the grid's clues on them (``work``) and their cell set (lo, hi)."""
+    N = grid.shape[0]
+    keep = np.empty(N, dtype=np.int64)
+    s = 0
+    work = np.zeros(N, dtype=np.uint8)
+    lo = ZERO
+    hi = ZERO
+    for c in range(N):
+        if subset_mask[c]:
+            keep[s] = c
+            s += 1
+            work[c] = grid[c]
+            lo, hi = add_cell(lo, hi, c)
+    return keep, s, work, lo, hi
+
+
+@njit(cache=True, nogil=True)
 def minimals_in_subset(o, subset_mask, out, counts_by_c, min_clues):
     """Every minimal puzzle whose clues are a subset of the kept cells (``subset_mask`` 1 =
     kept) with ``min_clues`` clues or more (0: all), counted by clue count into ``counts_by_c``;
@@ -199,18 +218,7 @@ def _every_minimal_in_subset(o, subset_mask, out, counts_by_c, thin, worth_by_c,
     is asked inline (a helper would compile the solver again)."""
     grid = o[0]
     ua_n = o[5]
-    N = grid.shape[0]
-    keep = np.empty(N, dtype=np.int64)
-    s = 0
-    work = np.zeros(N, dtype=np.uint8)
-    lo = ZERO
-    hi = ZERO
-    for c in range(N):
-        if subset_mask[c]:
-            keep[s] = c
-            s += 1
-            work[c] = grid[c]
-            lo, hi = add_cell(lo, hi, c)
+    keep, s, work, lo, hi = _subset_clues(grid, subset_mask)
     thin[3] = 1.0
     if not is_unique(o, work, lo, hi):
         return 0
@@ -355,17 +363,7 @@ def _minimals_in_subset_above(o, subset_mask, out, counts_by_c, min_clues, thin,
     """
     grid = o[0]
     N = grid.shape[0]
-    keep = np.empty(N, dtype=np.int64)
-    s = 0
-    work = np.zeros(N, dtype=np.uint8)
-    lo = ZERO
-    hi = ZERO
-    for c in range(N):
-        if subset_mask[c]:
-            keep[s] = c
-            s += 1
-            work[c] = grid[c]
-            lo, hi = add_cell(lo, hi, c)
+    keep, s, work, lo, hi = _subset_clues(grid, subset_mask)
     n_written = 0
     thin[3] = 1.0
     sub_w = 1.0       # the worth of a find below a floor set's parent (the second thinning)
