@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from sudokustudio.core.cellset import from_cells
+
 ALL_DIGITS = 0x1FF  # candidate mask: bit d-1 set means digit d is possible
 
 
@@ -36,11 +38,7 @@ BOX = (3 * (ROW // 3) + COL // 3).astype(np.int16)
 
 def _as_cell_sets(rows) -> np.ndarray:
     """uint64[len(rows), 2]: each row of cells as a cell set (low word, high word; core.cellset)."""
-    out = np.zeros((len(rows), 2), dtype=np.uint64)
-    for i, cells in enumerate(rows):
-        bits = sum(1 << int(x) for x in cells)
-        out[i] = (bits & 0xFFFFFFFFFFFFFFFF, bits >> 64)
-    return out
+    return np.array([from_cells(cells) for cells in rows], dtype=np.uint64).reshape(len(rows), 2)
 
 
 #: the 27 units and each cell's 20 peers as cell sets (the singles of ``minimal.forced_back``)

@@ -24,22 +24,26 @@ def mixture_factor(method: str, N: int, c: int, s_mix, per_grid_mix, owners=None
     s_mix[i] in the shares per_grid_mix[i] / sum (the balance heuristic of multiple
     importance sampling: every probe's count weighs the same, whichever size found it).
     ``owners``: the indices of the sizes whose counts of c are kept (default: all)."""
-    total = sum(per_grid_mix)
-    seen = 0.0
-    for i, (s, k) in enumerate(zip(s_mix, per_grid_mix)):
-        if owners is not None and i not in owners:
-            continue
-        f = method_factor(method, N, c, s)
-        seen += k / total / f if f > 0 else 0.0
+    seen = sum(_seen_by_size(method, N, c, s_mix, per_grid_mix, owners))
     return 1.0 / seen if seen > 0 else 0.0
+
+
+def _seen_by_size(method: str, N: int, c: int, s_mix, per_grid_mix, owners) -> list[float]:
+    """Pr(a given c-clue minimal is seen by one probe of the mixture, and by size i): its share
+    of the probes times its odds; 0 for a size not among ``owners`` (None: all own c)."""
+    total = sum(per_grid_mix)
+    seen = []
+    for i, (s, k) in enumerate(zip(s_mix, per_grid_mix)):
+        f = method_factor(method, N, c, s)
+        seen.append(k / total / f if f > 0 and (owners is None or i in owners) else 0.0)
+    return seen
 
 
 def balance_shares(method: str, N: int, c: int, s_mix, per_grid_mix, owners) -> list[float]:
     """Each size's share of the estimate of c under the balance heuristic (:func:`mixture_factor`):
     n_i q_i(c) / sum over the owners, 0 for the others (n_i its probes a grid, q_i(c) its odds of
     seeing a given c-clue minimal)."""
-    seen = [k / method_factor(method, N, c, s) if i in owners and method_factor(method, N, c, s) > 0 else 0.0
-            for i, (s, k) in enumerate(zip(s_mix, per_grid_mix))]
+    seen = _seen_by_size(method, N, c, s_mix, per_grid_mix, owners)
     total = sum(seen)
     return [x / total if total > 0 else 0.0 for x in seen]
 
@@ -60,7 +64,8 @@ def share_rows(shares, n_sizes: int) -> dict[int, tuple[float, ...]]:
             raise ValueError(f"shares {row!r}: one row a clue count, with one share per subset size ({n_sizes})")
         if not all(math.isfinite(v) and v >= 0 for v in rest) or abs(sum(rest) - 1.0) > 1e-6:
             raise ValueError(f"shares {row!r}: shares of 0 or more that sum to 1")
-        out[c] = tuple(v / sum(rest) for v in rest)
+        total = sum(rest)
+        out[c] = tuple(v / total for v in rest)
     return out
 
 
@@ -105,7 +110,9 @@ def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
 #: alone, 300-600 s a part in two or three seeds; scratch): sigma^2 a probe 6.73e33 / 2.98e33 / 3.08e32
 #: (the 33-clue part's read 2.5-3.7e32 by seed: heavy-tailed), 5.2 / 4.7 / 23.2 us a probe, so
 #: 48 / 33.6 / 4.9; 48 / 35 / 6 is taken, 1.036x less variance x CPU than 48 / 37 / 8.5 with the grids'
-#: own cost counted (1.015x were the 33-clue part's sigma^2 1.5x what was measured).
+#: own cost counted (1.015x were the 33-clue part's sigma^2 1.5x what was measured).  The shares stay
+#: as fitted: at 48 / 35 / 6 the balance heuristic's would be 0.0055 / 0.062 / 0.933, so a 30-clue
+#: find of 29 now weighs 0.73x a balance find, a 31-clue one 4.16x, a 33-clue one 0.79x.
 BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 35, 6],
              "thin": [[0.0, 0.0], [0.2, 14.0, 0.15, 23.0], [0.25, 15.5, 0.25, 22.0]],
              "shares": [[29, 0.004, 0.257, 0.739]]}
