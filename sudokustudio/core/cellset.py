@@ -72,12 +72,15 @@ def cells_of(lo, hi, out):
 
 @njit(cache=True, nogil=True)
 def clue_set(puzzle):
-    """The set of the non-empty cells of ``puzzle``."""
+    """The set of the non-empty cells of ``puzzle``.  Branch-free: a subsets probe builds one
+    for every random subset (~35 ns at 81 cells)."""
     lo = ZERO
     hi = ZERO
-    for c in range(puzzle.shape[0]):
-        if puzzle[c]:
-            lo, hi = add_cell(lo, hi, c)
+    n = puzzle.shape[0]
+    for c in range(min(n, 64)):
+        lo |= np.uint64(puzzle[c] != 0) << np.uint64(c)
+    for c in range(64, n):
+        hi |= np.uint64(puzzle[c] != 0) << np.uint64(c - 64)
     return lo, hi
 
 
