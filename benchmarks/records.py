@@ -1,6 +1,7 @@
 """Counting records (issue 18): a short run, its RE, and the RE projected to 24 core-hours.
 
-    python benchmarks/records.py minimals [SECONDS] [S|best]   # 2 threads; default: the best combination
+    python benchmarks/records.py minimals [SECONDS] [S|best|small] [PER_GRID]   # 2 threads
+        # default: the best combination; small: SMALL_C_DESIGN, the record design for c = 22
     python benchmarks/records.py grids BOX METHOD [SECONDS]  # e.g. grids 4x4 rows 60, grids 5x5 smc 120
 
 The projection assumes RE ∝ 1/sqrt(core-seconds) and uses the CPU time this
@@ -22,6 +23,7 @@ import time
 from sudokustudio.jobs.run import run_batches
 from sudokustudio.kernels.cache import prepare_before_running
 from sudokustudio.sudoku import estimate as E
+from sudokustudio.sudoku.estimate.designs import SMALL_C_DESIGN
 
 DAY = 24 * 3600.0
 MINIMAL_GOALS = {**{c: 0.0003 for c in range(22, 28)}, **{c: 0.01 for c in (29, 30, 31)}}
@@ -60,12 +62,17 @@ def project(rel: float, cpu: float) -> float:
     return rel * math.sqrt(cpu / DAY)
 
 
-def minimals(seconds: float = 120.0, s: int | str = "best") -> None:
-    job = E.MinimalsJob.best() if s == "best" else E.MinimalsJob("subsets", "3x3", s=s)
+def minimals(seconds: float = 120.0, s: int | str = "best", per_grid: float | None = None) -> None:
+    if s == "best":
+        job = E.MinimalsJob.best()
+    elif s == "small":
+        job = E.MinimalsJob("subsets", "3x3", **SMALL_C_DESIGN)
+    else:
+        job = E.MinimalsJob("subsets", "3x3", s=s, per_grid=per_grid)
     out, wall, cpu = _run(job, seconds)
     per_c, tot = job.per_c(out.total), job.total(out.total)
     what = (f"the best combination (s = {job.s_mix}, floors {job.floor_mix}, {job.per_grid_mix} a grid)"
-            if s == "best" else f"subsets s={s}")
+            if s == "best" else f"subsets s={job.s_mix[0]}, {job.per_grid:g} probes a grid, thinning {job.thin_mix[0]}")
     print(f"{what}: {out.total.n:,} grids, "
           f"{round(out.total.n * job.per_grid):,} probes, {out.total.solver_calls:,} solver calls")
     print(f"{'c':>5} {'per grid':>11} {'RE':>8} {'ESS':>8} {'max':>6}  {'24 core-h':>10} {'goal':>7}  "
@@ -116,7 +123,8 @@ if __name__ == "__main__":
     what = sys.argv[1] if len(sys.argv) > 1 else "minimals"
     if what == "minimals":
         size = sys.argv[3] if len(sys.argv) > 3 else "best"
-        minimals(float(sys.argv[2]) if len(sys.argv) > 2 else 120.0, size if size == "best" else int(size))
+        minimals(float(sys.argv[2]) if len(sys.argv) > 2 else 120.0, size if size in ("best", "small") else int(size),
+                 float(sys.argv[4]) if len(sys.argv) > 4 else None)
     elif what == "grids":
         grids(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) > 4 else 60.0)
     else:

@@ -425,6 +425,7 @@ def test_biased_grid_source_is_labelled_and_detectably_biased(exact_4x4_minimals
 
 
 @pytest.mark.parametrize("s, floors, per_grid, thin", [(10, None, 4, [0.8, 2.0]),
+                                                      (10, None, 4, [-0.6, 5.0]),   # rising: SMALL_C_DESIGN's form
                                                       ([8, 10], [0, 6], [3, 2], [[-0.5, 3.0], [0.8, 2.0]]),
                                                       (10, None, 4, [0.8, 2.0, 0.9, 4.0]),
                                                       ([8, 10], [0, 5], [3, 2], [[0.0, 0.0], [0.0, 0.0, 1.2, 4.5]])])
@@ -594,6 +595,13 @@ def test_cli_minimals_plans_and_the_best_combination(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["method"] == "best" and d["s"] == BEST_PLAN["s"] and d["min_clues"] == BEST_PLAN["min_clues"]
     assert d["per_grid"] == BEST_PLAN["per_grid"] and d["samples"] == 16 and d["shares"] == BEST_PLAN["shares"]
+    # the record design for c = 22 is these flags (README), rising thinning included
+    from sudokustudio.sudoku.estimate.designs import SMALL_C_DESIGN
+    assert _cli("estimate", "minimals", "--s", "29", "--per-grid", "192", "--thin=-0.35:14.5", "--samples", "1",
+                "--seed", "3", "--json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["s"], d["per_grid"], d["thin"]) == (SMALL_C_DESIGN["s"], SMALL_C_DESIGN["per_grid"],
+                                                  [SMALL_C_DESIGN["thin"]])
     assert _cli("estimate", "minimals", "--method", "best", "--s", "30", "--samples", "1", "--seed", "1") == 2
     assert "--method best is a fixed plan for 3x3 boxes: not with --s" in capsys.readouterr().err
     assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,11", "--samples", "1",

@@ -118,6 +118,18 @@ BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 35, 6
              "shares": [[29, 0.004, 0.257, 0.739]]}
 
 
+#: The design for the fewest clues, c = 22 (and 21, 23) on their own (issue 18's record run; `estimate
+#: minimals --s 29 --per-grid 192 --thin=-0.35:14.5`): 29-clue subsets, since 2026-11-30's cheaper
+#: rejection of a subset the cached UAs show not unique 1.11x / 1.23x less RE^2 x CPU-s than 30 at c = 22 /
+#: 23 (96 probes a grid, 300 s each, paired); 192 probes a grid (the grid and its oracle cost ~30 us);
+#: and the first level thinned the other way round from the tail sizes': a unique subset goes on with a
+#: chance that *rises* with its clues that can go alone, min(1, exp(0.35 (r - 14.5))) (r >= 7 for a
+#: 22-clue minimal to fit; the subsets holding them have many removable clues, and the costly ones).
+#: Fitted on per-probe data (scratch, 2026-11-30: 2 x 19.2 million probes, 104,000 unique subsets each,
+#: solver calls as the cost): 1.16x less variance x CPU at c = 22 on the seed not fitted on; paired
+#: (300 s on one thread each) 1.07x against thinning only r < 7.
+SMALL_C_DESIGN = {"s": 29, "per_grid": 192, "thin": [-0.35, 14.5]}
+
 #: thinning (beta, r0) of a subsets size searched to a floor, (s, floor): a subset goes past its
 #: first level with chance min(1, exp(-beta (r - r0))), r its clues that can go alone
 #: (:func:`thinned_minimals_in_subset`).  Fitted on per-probe data (scratch, 2026-11-29): 12 million
