@@ -1,7 +1,8 @@
 """Counting records (issue 18): a short run, its RE, and the RE projected to 24 core-hours.
 
     python benchmarks/records.py minimals [SECONDS] [S|best|small] [PER_GRID]   # 2 threads
-        # default: the best combination; small: SMALL_C_DESIGN, the record design for c = 22
+        # default: the best combination; small: SMALL_C_DESIGN, the record design for c = 22;
+        # PER_GRID (default 48) only with a size S
     python benchmarks/records.py grids BOX METHOD [SECONDS]  # e.g. grids 4x4 rows 60, grids 5x5 smc 120
 
 The projection assumes RE ∝ 1/sqrt(core-seconds) and uses the CPU time this
@@ -63,6 +64,8 @@ def project(rel: float, cpu: float) -> float:
 
 
 def minimals(seconds: float = 120.0, s: int | str = "best", per_grid: float | None = None) -> None:
+    if s in ("best", "small") and per_grid is not None:
+        raise SystemExit(f"records.py: PER_GRID goes with a subset size, not with {s!r} (a fixed design)")
     if s == "best":
         job = E.MinimalsJob.best()
     elif s == "small":
