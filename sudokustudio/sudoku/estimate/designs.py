@@ -119,9 +119,10 @@ BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 35, 6
 
 
 #: The design for the fewest clues, c = 22 (and 21, 23) on their own (issue 18's record run; `estimate
-#: minimals --s 29 --per-grid 192 --thin=-0.35:14.5`): 29-clue subsets, since 2026-11-30's cheaper
-#: rejection of a subset the cached UAs show not unique 1.11x / 1.23x less RE^2 x CPU-s than 30 at c = 22 /
-#: 23 (96 probes a grid, 300 s each, paired); 192 probes a grid (the grid and its oracle cost ~30 us);
+#: minimals --s 29 --per-grid 192 --thin=-0.35:14.5`): 29-clue subsets, 1.11x / 1.23x less RE^2 x CPU-s
+#: than 30 at c = 22 / 23 (96 probes a grid, 300 s each, paired, 2026-11-30), and more so since that day's
+#: cheaper rejection of a subset the cached UAs show not unique (29-clue probes 1.23x less CPU, 30-clue
+#: 1.06-1.11x); 192 probes a grid (the grid and its oracle cost ~30 us);
 #: and the first level thinned the other way round from the tail sizes': a unique subset goes on with a
 #: chance that *rises* with its clues that can go alone, min(1, exp(0.35 (r - 14.5))) (r >= 7 for a
 #: 22-clue minimal to fit; the subsets holding them have many removable clues, and the costly ones).
