@@ -277,13 +277,18 @@ def _thinning_text(s: int, entry) -> str:
     return text + (f", beta2 {entry[2]:g}, n2 {entry[3]:g}" if len(entry) == 4 else "")
 
 
+def _colon_rows(text: str) -> list[list[float]]:
+    """'a:b,c:d' -> [[a, b], [c, d]] as floats; [] if any is not a number (the caller says what it wanted)."""
+    try:
+        return [[float(x) for x in row.split(":")] for row in text.split(",")]
+    except ValueError:
+        return []
+
+
 def _thinning_entries(text: str) -> list[list[float]]:
     """'0.3:16.5,0:0' -> [[0.3, 16.5], [0.0, 0.0]]; '0.25:15.5:0.25:22' a second stage too (the
     job checks the numbers)."""
-    try:
-        entries = [[float(x) for x in pair.split(":")] for pair in text.split(",")]
-    except ValueError:
-        entries = []
+    entries = _colon_rows(text)
     if not entries or any(len(e) not in (2, 4) for e in entries):
         raise ValueError(f"--thin {text}: auto, off, or BETA:R0 pairs (or BETA:R0:BETA2:N2) separated by commas")
     return entries
@@ -292,10 +297,7 @@ def _thinning_entries(text: str) -> list[list[float]]:
 def _share_entries(text: str) -> list[list[float]]:
     """'29:0.004:0.257:0.739' -> [[29, 0.004, 0.257, 0.739]]; rows separated by commas (the job
     checks the numbers)."""
-    try:
-        rows = [[float(x) for x in row.split(":")] for row in text.split(",")]
-    except ValueError:
-        rows = []
+    rows = _colon_rows(text)
     if not rows or any(len(r) < 2 or not math.isfinite(r[0]) or r[0] != int(r[0]) for r in rows):
         raise ValueError(f"--shares {text}: C:S0:S1... rows (a clue count, then one share a size) separated by commas")
     return [[int(r[0]), *r[1:]] for r in rows]
