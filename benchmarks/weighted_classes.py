@@ -41,7 +41,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sudokustudio.kernels.cache import prepare_before_running  # noqa: E402
-from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS  # noqa: E402
+from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS, PUBLISHED_TOTALS  # noqa: E402
 
 CLASSES = np.arange(17, 36)
 #: published minimal puzzles per grid (Berthier 2009, REFERENCES.md) and c = 32 from seed 002

@@ -298,7 +298,7 @@ def test_controlled_bias_tail_counts_each_puzzle_as_a_sample_of_weight_cf():
     is the heaviest puzzle's cf over the sum, a class's effective samples are its puzzles; a
     Berthier-sized sample (21,695 puzzles in seed 002's proportions) is trusted, 400 are not."""
     from sudokustudio.sudoku.correction import corrected_mean_variance
-    from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS
+    from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS
     from sudokustudio.sudoku.generate.results import corrected_tail
 
     hist = np.zeros(82)

@@ -115,7 +115,7 @@ def test_berthier_controlled_bias_puzzles_follow_the_corrected_mean_s_variance(s
 
     from sudokustudio.core.stats import Moments
     from sudokustudio.sudoku.correction import CF, corrected_mean_variance
-    from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS
+    from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS
     from sudokustudio.sudoku.generate import GenResult, describe_result
 
     coll = import_collection(shared_data / "controlled_bias" / "001-puzzles.txt", generator="controlled-bias")

@@ -87,6 +87,11 @@ def test_runs_stored_before_the_diagnostics_still_load():
     both = m + job.run_batch(0, 2)
     assert job.total(both) is None           # partly untracked: no total rather than a wrong one
     assert job.total(job.run_batch(0, 2)) is not None
+    # partly stored before the grid weight became a control variate: the plain mean at every c
+    fresh = job.run_batch(0, 2) + job.run_batch(1, 3)
+    assert fresh.cv_n == fresh.n and both.cv_n < both.n
+    assert all(v["se"] == v["se_plain"] for v in job.per_c(both).values())
+    assert any(v["se"] < v["se_plain"] for v in job.per_c(fresh).values())
 
 
 # ----------------------------------------------------------------- box shapes

@@ -321,11 +321,14 @@ def _run_minimals(args, job, method: str) -> int:
     _write_report(args, job, out.total, args.seed)
     tot = d["total"]
     if args.json:
+        # rel_err_plain: without the grid weight as control variate (MinimalsJob._mean_se)
         print_json({"per_c": {c: {"found": v["found"], "estimate": v["estimate"], "rel_err": v["rel_err"],
+                                  "rel_err_plain": v["se_plain"] / v["estimate"] if v["estimate"] > 0 else None,
                                   "ci95": v["ci95"], "tail": _tail_json(v["tail"])}
                               for c, v in d["per_c"].items()},
                     "total": None if tot is None else
-                    {"estimate": tot["estimate"], "rel_err": tot["rel_err"], "ci95": tot["ci95"],
+                    {"estimate": tot["estimate"], "rel_err": tot["rel_err"],
+                     "rel_err_plain": tot["se_plain"] / tot["estimate"], "ci95": tot["ci95"],
                      "c_range": tot["c_range"], "all_grids": tot["all_grids"], "tail": _tail_json(tot["tail"])},
                     "samples": d["samples"], "seconds": round(out.seconds, 6), "core_seconds": d["core_seconds"],
                     "probes": d["probes"], "method": method, "s": job.s, "min_clues": d["min_clues"],

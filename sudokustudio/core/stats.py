@@ -190,6 +190,29 @@ TAIL_MIN_ESS = 100.0
 TAIL_MAX_SHARE = 0.05
 
 
+def control_variate_mean(n: int, y1: float, y2: float, yw: float, w1: float, w2: float,
+                         w_mean: float = 1.0) -> tuple[float, float] | None:
+    """The mean of y with a control variate w of known mean ``w_mean`` (the regression
+    estimator), from the power sums of n samples: sum y, sum y^2, sum y w, sum w, sum w^2.
+
+    mean(y) - b (mean(w) - w_mean) with b = S_yw / S_ww fitted on the same samples; its SE is
+    the residuals' (n - 2 degrees of freedom) at w = w_mean.  Its bias is O(1/n) (from the fitted
+    b), far below the SE at the sample sizes it is used for.  Returns (mean, SE), or None when w
+    does not vary (or n < 3): then only the plain mean applies."""
+    if n < 3:
+        return None
+    y_bar, w_bar = y1 / n, w1 / n
+    s_ww = w2 - n * w_bar * w_bar
+    if not s_ww > 1e-12 * max(w2, 1e-300):
+        return None
+    s_yw = yw - n * y_bar * w_bar
+    s_yy = y2 - n * y_bar * y_bar
+    b = s_yw / s_ww
+    resid = max(s_yy - s_yw * b, 0.0) / (n - 2)
+    d = w_bar - w_mean
+    return y_bar - b * d, math.sqrt(resid * (1.0 / n + d * d / s_ww))
+
+
 def tail_diagnostics(s1: float, s2: float, wmax: float) -> dict:
     """{max_share, ess, warning} of values with sum ``s1``, sum of squares ``s2`` and largest ``wmax``.
 

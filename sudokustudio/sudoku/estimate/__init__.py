@@ -6,6 +6,7 @@ number of c-clue minimal puzzles per grid (seed 000, seed 002 §3.1.5, seed 003)
 - ``grids``: grid-count estimates and their batch job;
 - ``minimals``: minimal-puzzle counts and their batch job;
 - ``designs``: their methods' odds, mixtures, plans, the best combination and thinning;
+- ``published``: the published minimal counts ours stand beside;
 - ``report``: the record table (CSV / Markdown) of a run.
 
 Every estimator is a numba kernel that runs a batch of samples and returns
@@ -17,8 +18,8 @@ from sudokustudio.sudoku.estimate.grids import (BOX_SHAPES, GRID_COUNT_EXACT, GR
                                                 default_grid_batch, grid_reference, grid_summary, omega_size,
                                                 parse_box, weight_scale)
 from sudokustudio.sudoku.estimate.designs import method_factor
-from sudokustudio.sudoku.estimate.minimals import (MINIMAL_METHODS, PUBLISHED_MINIMALS, PUBLISHED_TOTALS, MinimalsJob,
-                                                   MinimalStats)
+from sudokustudio.sudoku.estimate.minimals import MINIMAL_METHODS, MinimalsJob, MinimalStats
+from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS, PUBLISHED_TOTALS
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g, sequential_grid_kernel
 
 

@@ -25,7 +25,7 @@ from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.cellset import ZERO, add_cell, cell_set
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
-from sudokustudio.core.stats import Z95, tail_diagnostics
+from sudokustudio.core.stats import Z95, control_variate_mean, tail_diagnostics
 from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, balance_shares, is_thinned,
                                                   mixture_factor, plan_owners, probes_per_grid, share_rows, thinning,
                                                   thinning_rows)
@@ -94,7 +94,7 @@ def probes_for_weight(rng, per_grid, w):
 
 @njit(cache=True, nogil=True)
 def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, c_hi, per_grid_mix, floor_mix,
-                          thin_mix, owns, n_grids_samples, weighted, inv_count, fac, s1, s2, vmax, tot, found,
+                          thin_mix, owns, n_grids_samples, weighted, inv_count, fac, s1, s2, sw, vmax, tot, found,
                           calls):
     """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
 
@@ -116,7 +116,9 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
     ``vmax[c]`` keeps the largest per-grid value at c (tail diagnostics).  The
     total over c is summed per grid sample, t = sum_c fac[c] v_c (``fac``: the
     factors, 0 outside the clue range), so its error carries the covariance of
-    the per-c values: ``tot`` += (t, t^2) and tot[2] = max t.
+    the per-c values: ``tot`` += (t, t^2) and tot[2] = max t.  The grid's weight w is the
+    control variate of :meth:`MinimalsJob.per_c` (its mean is 1: the grid count is known):
+    tot[3:6] += (w, w^2, t w) and ``sw[c]`` += v_c w, every grid sample (w = 0 for a dead end).
     Long (~115 lines): the four methods' probes are written inline, since a helper asking the
     oracle would compile the solver again (~1 CPU-s each).
     """
@@ -149,6 +151,8 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
             while rows_grid_g(rng, box_r, box_c, grid) == 0.0:
                 pass
             w = 1.0
+        tot[3] += w
+        tot[4] += w * w
         # probes in proportion to the grid's weight, each worth 1/per_grid: the variance
         # is nearly all between probes, so equal probes per grid would multiply it by
         # E[w^2] = 1.61 (the row-wise sampler's spread); per_grid * w rounded at random
@@ -213,13 +217,13 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
         if method != 1:
             for c in range(N + 1):
                 value[c] = cnt[c]
-        _add_grid_sample(cnt, value, per_grid, fac, found, s1, s2, vmax, tot)
+        _add_grid_sample(cnt, value, per_grid, w, fac, found, s1, s2, sw, vmax, tot)
 
 
 @njit(cache=True, nogil=True)
-def _add_grid_sample(cnt, value, per_grid, fac, found, s1, s2, vmax, tot):
+def _add_grid_sample(cnt, value, per_grid, w, fac, found, s1, s2, sw, vmax, tot):
     """Add one grid's counts (``cnt[c]`` minimals seen over its probes, ``value[c]`` their
-    weighted sum) to the per-c and total sums."""
+    weighted sum; ``w`` the grid's weight) to the per-c and total sums."""
     t = 0.0
     for c in range(cnt.shape[0]):
         if cnt[c]:
@@ -227,11 +231,13 @@ def _add_grid_sample(cnt, value, per_grid, fac, found, s1, s2, vmax, tot):
             v = value[c] / per_grid
             s1[c] += v
             s2[c] += v * v
+            sw[c] += v * w
             if v > vmax[c]:
                 vmax[c] = v
             t += fac[c] * v
     tot[0] += t
     tot[1] += t * t
+    tot[5] += t * w
     if t > tot[2]:
         tot[2] = t
 
@@ -239,24 +245,6 @@ def _add_grid_sample(cnt, value, per_grid, fac, found, s1, s2, vmax, tot):
 MINIMAL_METHODS = ["singletons", "subsets", "supersets", "path"]
 _METHOD_CODE = {m: i for i, m in enumerate(MINIMAL_METHODS)}
 
-# REFERENCES.md: minimal c-clue puzzles per 9x9 grid (value, relative error)
-PUBLISHED_MINIMALS = {
-    "afmob": {19: (2.132e3, 0.139), 20: (3.204e6, 0.013), 21: (1.285e9, 0.0028), 22: (1.616e11, 0.0011),
-              23: (6.908e12, 0.0006), 24: (1.064e14, 0.0005), 25: (6.250e14, 0.0005),
-              26: (1.485e15, 0.0009), 27: (1.529e15, 0.0034), 28: (7.325e14, 0.030)},
-    "berthier": {20: (6.152e6, 0.707), 21: (1.4654e9, 0.0781), 22: (1.6208e11, 0.0123),
-                 23: (6.8827e12, 0.0030), 24: (1.0637e14, 0.0012), 25: (6.2495e14, 0.00074),
-                 26: (1.4855e15, 0.00071), 27: (1.5228e15, 0.0010), 28: (7.2063e14, 0.0020),
-                 29: (1.6751e14, 0.0056), 30: (1.9277e13, 0.022), 31: (1.1240e12, 0.116)},
-    # seed 000's ten-minute subsets (s = 30) table (Red Ed, 2013): a short run, not a record,
-    # the line the record table starts from
-    "seed000": {20: (4.4984e6, 0.3606), 21: (1.5421e9, 0.1155), 22: (1.7614e11, 0.0542),
-                23: (7.1658e12, 0.0280), 24: (1.0672e14, 0.0194), 25: (6.3499e14, 0.0173),
-                26: (1.5065e15, 0.0215), 27: (1.4694e15, 0.0470), 28: (6.0348e14, 0.1966),
-                29: (7.8010e14, 0.7071)},
-}
-# the total over all c per grid (REFERENCES.md; Afmob gives no total)
-PUBLISHED_TOTALS = {"berthier": (4.6563e15, 0.00065)}
 
 
 @plain_dataclass("MinimalStats")
@@ -266,7 +254,9 @@ class MinimalStats:
 
     ``vmax`` (per c, before the factor) and ``t1, t2, tmax`` (the total over the job's clue
     range, factors applied, summed per grid sample) cover the ``tail_n`` samples run since
-    the tail diagnostics exist; runs stored before them load with tail_n = 0."""
+    the tail diagnostics exist; runs stored before them load with tail_n = 0.  ``sw`` (per c,
+    sum v_c w), ``w1, w2, tw`` (sums of w, w^2 and t w; w the grid's weight) cover the ``cv_n``
+    samples since the grid weight is a control variate (:meth:`MinimalsJob.per_c`)."""
 
     n: int = 0                      # grids sampled (incl. dead ends, value 0)
     s1: np.ndarray = field(default_factory=lambda: np.zeros(0))
@@ -279,6 +269,11 @@ class MinimalStats:
     t2: float = 0.0
     tmax: float = 0.0
     tail_n: int = 0
+    sw: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    w1: float = 0.0
+    w2: float = 0.0
+    tw: float = 0.0
+    cv_n: int = 0
 
     def __add__(self, o: "MinimalStats") -> "MinimalStats":
         def add(a, b):
@@ -288,7 +283,9 @@ class MinimalStats:
             np.maximum(self.vmax, o.vmax)
         return MinimalStats(self.n + o.n, add(self.s1, o.s1), add(self.s2, o.s2), add(self.found, o.found),
                             self.solver_calls + o.solver_calls, self.cpu + o.cpu, vmax,
-                            self.t1 + o.t1, self.t2 + o.t2, max(self.tmax, o.tmax), self.tail_n + o.tail_n)
+                            self.t1 + o.t1, self.t2 + o.t2, max(self.tmax, o.tmax), self.tail_n + o.tail_n,
+                            add(self.sw, o.sw), self.w1 + o.w1, self.w2 + o.w2, self.tw + o.tw,
+                            self.cv_n + o.cv_n)
 
 
 class MinimalsJob(BatchJob):
@@ -431,7 +428,8 @@ class MinimalsJob(BatchJob):
         s1 = np.zeros(N + 1)
         s2 = np.zeros(N + 1)
         vmax = np.zeros(N + 1)
-        tot = np.zeros(3)
+        sw = np.zeros(N + 1)
+        tot = np.zeros(6)
         found = np.zeros(N + 1, dtype=np.int64)
         calls = np.zeros(1, dtype=np.int64)
         t0 = time.perf_counter()
@@ -440,11 +438,12 @@ class MinimalsJob(BatchJob):
                               np.array(self.floor_mix, np.int64),
                               np.array(thinning_rows(self.thin_mix), np.float64).reshape(-1, 4),
                               self.ownership(), self.grids_per_batch,
-                              not self.biased, 1.0 / grid_reference(self.box)[0], self.factors(), s1, s2, vmax,
-                              tot, found, calls)
+                              not self.biased, 1.0 / grid_reference(self.box)[0], self.factors(), s1, s2, sw,
+                              vmax, tot, found, calls)
         k = self.grids_per_batch
         return MinimalStats(k, s1, s2, found, int(calls[0]), time.perf_counter() - t0, vmax,
-                            float(tot[0]), float(tot[1]), float(tot[2]), k)
+                            float(tot[0]), float(tot[1]), float(tot[2]), k, sw, float(tot[3]), float(tot[4]),
+                            float(tot[5]), k)
 
     def factors(self) -> np.ndarray:
         """factor_c for c in the job's clue range (0 elsewhere): the weights of the total."""
@@ -500,21 +499,35 @@ class MinimalsJob(BatchJob):
     def warm_up(self) -> None:
         MinimalsJob(self.method, "2x2", grids_per_batch=1, per_grid=1).run_batch(0, 1)
 
+    @staticmethod
+    def _mean_se(total: MinimalStats, y1: float, y2: float, yw: float) -> tuple[float, float, float]:
+        """The per-grid mean of a value (sums y1, y2, yw = sum y w), its SE and the plain mean's SE.
+        The grid's weight w has mean 1 (W over the known grid count) and a grid's value is w times
+        its count a probe, so w is a control variate (:func:`control_variate_mean`) that takes out
+        the weights' spread (var w = 0.60 on 9x9).  The plain mean where the run did not track w or
+        w does not vary (the biased source)."""
+        n = total.n
+        mean = y1 / n
+        var = max(y2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
+        se_plain = math.sqrt(var / n)
+        cv = control_variate_mean(n, y1, y2, yw, total.w1, total.w2) if total.cv_n == n else None
+        return (mean, se_plain, se_plain) if cv is None else (cv[0], cv[1], se_plain)
+
     def per_c(self, total: MinimalStats) -> dict[int, dict]:
-        """{c: found, estimate (per grid), se, rel_err} for every c with a minimal found."""
+        """{c: found, estimate (per grid), se, rel_err, ci95, se_plain (without the control
+        variate), tail} for every c with a minimal found."""
         out = {}
         if total.n == 0 or total.s1.size == 0:
             return out
-        n = total.n
         for c in range(total.s1.size):
             if total.found[c] == 0 or not (self.c_lo <= c <= self.c_hi):
                 continue
             f = self.factor(c)
-            mean = total.s1[c] / n
-            var = max(total.s2[c] / n - mean * mean, 0.0) * n / max(n - 1, 1)
+            mean, se, se_plain = self._mean_se(total, total.s1[c], total.s2[c],
+                                               total.sw[c] if total.sw.size > c else 0.0)
             est = float(f * mean)
-            se = float(f * math.sqrt(var / n))
-            out[c] = {"found": int(total.found[c]), "estimate": est, "se": se,
+            se = float(f * se)
+            out[c] = {"found": int(total.found[c]), "estimate": est, "se": se, "se_plain": float(f * se_plain),
                       "rel_err": se / est if est > 0 else float("nan"),
                       "ci95": [est - Z95 * se, est + Z95 * se],
                       "tail": self._tail(total.s1[c], total.s2[c],
@@ -536,12 +549,11 @@ class MinimalsJob(BatchJob):
         n = total.n
         if n == 0 or total.tail_n != n or not total.t1 > 0:
             return None
-        mean = total.t1 / n
-        var = max(total.t2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        se = math.sqrt(var / n)
+        mean, se, se_plain = self._mean_se(total, total.t1, total.t2, total.tw)
         count = grid_reference(self.box)[0]
         found = [c for c in range(total.found.size) if total.found[c] and self.c_lo <= c <= self.c_hi]
         return {"estimate": mean, "se": se, "rel_err": se / mean, "ci95": [mean - Z95 * se, mean + Z95 * se],
+                "se_plain": se_plain,
                 "c_range": [min(found), max(found)] if found else [self.c_lo, self.c_hi],
                 "all_grids": mean * count, "all_grids_se": se * count,
                 "tail": tail_diagnostics(total.t1, total.t2, total.tmax)}

@@ -12,7 +12,8 @@ import math
 
 from sudokustudio import __version__
 from sudokustudio.sudoku.estimate.grids import GridCountJob
-from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS, MinimalsJob
+from sudokustudio.sudoku.estimate.minimals import MinimalsJob
+from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS, PUBLISHED_TOTALS
 
 COLUMNS = ["c", "estimate", "rel_err", "ci95_lo", "ci95_hi", "samples", "core_seconds", "seed", "version",
            "ess", "max_share", "tail_warning", "afmob", "afmob_rel_err", "berthier", "berthier_rel_err",

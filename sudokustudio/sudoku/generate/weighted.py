@@ -40,7 +40,8 @@ from sudokustudio.core.rng import rand_below, seed_state, shuffle_inplace
 from sudokustudio.core.stats import CLASS_MIN_ESS, class_tail_diagnostics
 from sudokustudio.sudoku.difficulty import FAST_METRICS, check_metrics, puzzle_difficulty
 from sudokustudio.sudoku.estimate.grids import GRID_COUNTS
-from sudokustudio.sudoku.estimate.minimals import PUBLISHED_MINIMALS, PUBLISHED_TOTALS, probes_for_weight
+from sudokustudio.sudoku.estimate.minimals import probes_for_weight
+from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS, PUBLISHED_TOTALS
 from sudokustudio.sudoku.estimate.samplers import sequential_grid_kernel
 from sudokustudio.sudoku.generate.bands import check_bands, filter_result, rated_by_w
 from sudokustudio.sudoku.generate.results import GeneratorBatchJob, GenResult, merge_results
