@@ -597,6 +597,7 @@ def test_cli_minimals_plans_and_the_best_combination(capsys):
     d = json.loads(capsys.readouterr().out)
     assert d["method"] == "best" and d["s"] == BEST_PLAN["s"] and d["min_clues"] == BEST_PLAN["min_clues"]
     assert d["per_grid"] == BEST_PLAN["per_grid"] and d["samples"] == 16 and d["shares"] == BEST_PLAN["shares"]
+    assert d["thin"] == BEST_PLAN["thin"]        # the 30-clue subsets thinned too (falling chance)
     # the record design for c = 22 is these flags (README), rising thinning included
     from sudokustudio.sudoku.estimate.designs import SMALL_C_DESIGN
     assert _cli("estimate", "minimals", "--s", "29", "--per-grid", "192", "--thin=-0.35:14.5", "--samples", "1",

@@ -53,7 +53,7 @@ def register(sub) -> None:
                    help="best (the default without --s, --c, --min-clues, --per-grid): the best combination, "
                         "a plan of subsets made for each range of c (30-clue subsets for c <= 27, 31 searched "
                         "down to 28 for c = 28, 33 searched down to 29 for c >= 29, those two thinned in two "
-                        "stages), its total from one run; "
+                        "stages and the 30-clue ones in one), its total from one run; "
                         "otherwise subsets")
     m.add_argument("--c", type=limits.whole(0, 81), default=None,
                    help="singletons: the clue count (default 25); supersets: the largest clue count "

@@ -145,7 +145,7 @@ class EstimatorTab(QWidget):
         for m in E.MINIMAL_METHODS:
             self.mmethod.addItem(m, m)
         self.mmethod.setToolTip("best combination: subsets made for each range of c (30 clues for c ≤ 27, "
-                                "31 searched to 28 for c = 28, 33 searched to 29 for c ≥ 29, those two thinned "
+                                "31 searched to 28 for c = 28, 33 searched to 29 for c ≥ 29, each thinned "
                                 "where the rare finds are not), the best total; "
                                 "singletons: random c-clue subsets; subsets: all minimals inside a random "
                                 "s-clue subset; supersets: all minimals containing one; path: random "

@@ -113,8 +113,15 @@ def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
 #: own cost counted (1.015x were the 33-clue part's sigma^2 1.5x what was measured).  The shares stay
 #: as fitted: at 48 / 35 / 6 the balance heuristic's would be 0.0055 / 0.062 / 0.933, so a 30-clue
 #: find of 29 now weighs 0.73x a balance find, a 31-clue one 4.16x, a 33-clue one 0.79x.
+#: The 30-clue subsets go past their first level with the falling chance min(1, exp(-0.1 (r - 13))),
+#: r their clues that can go alone (second session of 2026-11-30, scratch): each probe searched both
+#: ways on the same grids, subsets and u (2 x 2 x 60,000 grids), the thinning adds 0.069-0.072 of
+#: the total's variance a grid and takes 22% off that part's CPU (375 -> 291 us a grid, 3 timed
+#: pairs), ~10% of the plan's: 1.04x less variance x CPU for the total.  (0.10, 12), (0.10, 14),
+#: (0.07, 13), (0.14, 14.5), (0.2, 16) scored 1.03-1.04x as well.  It costs c = 22..23 (their
+#: minimals sit in subsets with many removable clues), which have their own design.
 BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 35, 6],
-             "thin": [[0.0, 0.0], [0.2, 14.0, 0.15, 23.0], [0.25, 15.5, 0.25, 22.0]],
+             "thin": [[0.1, 13.0], [0.2, 14.0, 0.15, 23.0], [0.25, 15.5, 0.25, 22.0]],
              "shares": [[29, 0.004, 0.257, 0.739]]}
 
 
@@ -138,8 +145,8 @@ SMALL_C_DESIGN = {"s": 29, "per_grid": 192, "thin": [-0.35, 14.5]}
 #: less variance x CPU at c = 30; with the counts known beforehand the bound is 10x; measured in
 #: three pairs of 600-s runs, 2.8x, 1.6x, 1.6x), 9.6 million searched to 29 (c >= 29 weighted as in the total:
 #: 1.69x and 1.83x) and 2.9 million 31-clue probes searched to 28 (1.20x and 1.25x).  Not for
-#: 30-clue subsets searched to the bottom: r tells little of their c <= 27 finds (<= 1.03x for their
-#: part of the total).
+#: 30-clue subsets searched to the bottom: there a falling chance gains ~1.04x only for the total
+#: (:data:`BEST_PLAN`) and costs the fewest clues, which runs of --s 30 are for.
 #: Second stage (beta2, n2), 2026-11-29 (night): a set one clue above the floor is searched with chance
 #: min(1, exp(beta2 (k - n2))), k its clues known needed.  From per-set data (scratch; 33-clue subsets
 #: to 29, 28 million such sets in two seeds' 1.8 million probes; 31 to 28, 10.8 million in 7.5
