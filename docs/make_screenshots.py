@@ -6,7 +6,7 @@ window.png: the whole window on the Generators tab after every generator has
 run for --seconds (with seed 002's 001-puzzles imported for comparison);
 generators.png: that tab alone; estimator.png: Ridder's sampler against ours on 9×9
 (--seconds/2 and --seconds); estimator_minimals.png: a run of the best combination (the
-plan of 30-, 31- and 34-clue subsets) of --seconds
+plan of 30-, 31- and 33-clue subsets) of --seconds
 beside the published tables; ua.png: the Unavoidable sets tab after a UA
 harvest and a 17-clue search on the grid of a known 17-clue puzzle;
 browser.png: the Collections tab with a W path step on the grid (``shoot_browser``);
