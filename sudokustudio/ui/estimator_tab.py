@@ -146,7 +146,7 @@ class EstimatorTab(QWidget):
             self.mmethod.addItem(m, m)
         self.mmethod.setToolTip("best combination: subsets made for each range of c (30 clues for c ≤ 27, "
                                 "31 searched to 28 for c = 28, 33 searched to 29 for c ≥ 29, each thinned "
-                                "where the rare finds are not), the best total; "
+                                "by its removable clues), the best total; "
                                 "singletons: random c-clue subsets; subsets: all minimals inside a random "
                                 "s-clue subset; supersets: all minimals containing one; path: random "
                                 "deletion paths (controlled bias)")
