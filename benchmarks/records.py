@@ -12,7 +12,8 @@ then, if anything, pessimistic).  A projection is printed as UNTRUSTED while the
 tail diagnostics flag the estimate: with heavy-tailed weights the short run's RE
 is itself too small, and so is its projection.  For ``smc`` a sample is one
 particle-filter run (its own unbiased estimate), so the tail diagnostics are
-over runs.
+over runs.  ``minimals`` also prints the CPU a grid: the same design's projections from two
+machines compare only at the same speed.
 """
 from __future__ import annotations
 
@@ -78,6 +79,9 @@ def minimals(seconds: float = 120.0, s: int | str = "best", per_grid: float | No
             if s == "best" else f"subsets s={job.s_mix[0]}, {job.per_grid:g} probes a grid, thinning {job.thin_mix[0]}")
     print(f"{what}: {out.total.n:,} grids, "
           f"{round(out.total.n * job.per_grid):,} probes, {out.total.solver_calls:,} solver calls")
+    # the machine's speed beside its projections: the same design's figures from two machines
+    # compare only at the same CPU a grid (2026-11-30: ~582 us a grid on one machine, 745-769 on others)
+    print(f"{1e6 * cpu / max(out.total.n, 1):.0f} µs of CPU a grid (this machine's speed for this design)")
     print(f"{'c':>5} {'per grid':>11} {'RE':>8} {'ESS':>8} {'max':>6}  {'24 core-h':>10} {'goal':>7}  "
           f"{'seed 000':>8} {'÷ ours':>6}  (seed 000's ten-minute RE, and it over ours scaled to 10 min wall)")
     ten_minutes = math.sqrt(wall / 600.0)     # RE ∝ 1/sqrt(time): ours after 600 s on these 2 threads
