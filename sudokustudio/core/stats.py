@@ -190,6 +190,13 @@ TAIL_MIN_ESS = 100.0
 TAIL_MAX_SHARE = 0.05
 
 
+def sample_variance(n: int, s1: float, s2: float) -> float:
+    """The unbiased sample variance of n values from their sum ``s1`` and sum of squares ``s2``
+    (0 for n < 2; rounding below 0 is clipped)."""
+    mean = s1 / n
+    return max(s2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
+
+
 def control_variate_mean(n: int, y1: float, y2: float, yw: float, w1: float, w2: float,
                          w_mean: float = 1.0) -> tuple[float, float] | None:
     """The mean of y with a control variate w of known mean ``w_mean`` (the regression

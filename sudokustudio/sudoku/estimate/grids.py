@@ -15,7 +15,7 @@ import numpy as np
 from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.rng import seed_state
-from sudokustudio.core.stats import Z95, tail_diagnostics
+from sudokustudio.core.stats import Z95, sample_variance, tail_diagnostics
 from sudokustudio.sudoku.estimate.smc import fill_order, guide_table, smc_batch_kernel
 from sudokustudio.sudoku.estimate.samplers import (crude_batch_kernel, fc_batch_kernel, fc_log2_weights,
                                                    ridder_batch_kernel,
@@ -155,7 +155,7 @@ def grid_summary(box: str, stats: GridStats, seconds: float | None = None, scale
                 "ci95": [float("nan"), float("nan")], "rat": float("nan"), "eff": float("nan"),
                 "z": float("nan")}
     mean_s = stats.s1 / n
-    var_s = max(stats.s2 / n - mean_s * mean_s, 0.0) * n / max(n - 1, 1)
+    var_s = sample_variance(n, stats.s1, stats.s2)
     # 25x25 counts come near the float limit: scale back with ldexp (inf past it) and give log10
     est, sd = _unscale(mean_s, e2), _unscale(math.sqrt(var_s), e2)
     se = sd / math.sqrt(n)

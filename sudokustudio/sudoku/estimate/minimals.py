@@ -25,7 +25,7 @@ from sudokustudio.core.batch import BatchJob
 from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.cellset import ZERO, add_cell, cell_set
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
-from sudokustudio.core.stats import Z95, control_variate_mean, tail_diagnostics
+from sudokustudio.core.stats import Z95, control_variate_mean, sample_variance, tail_diagnostics
 from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, balance_shares, is_thinned,
                                                   mixture_factor, plan_owners, probes_per_grid, share_rows, thinning,
                                                   thinning_rows)
@@ -508,8 +508,7 @@ class MinimalsJob(BatchJob):
         w does not vary (the biased source)."""
         n = total.n
         mean = y1 / n
-        var = max(y2 / n - mean * mean, 0.0) * n / max(n - 1, 1)
-        se_plain = math.sqrt(var / n)
+        se_plain = math.sqrt(sample_variance(n, y1, y2) / n)
         cv = control_variate_mean(n, y1, y2, yw, total.w1, total.w2) if total.cv_n == n else None
         return (mean, se_plain, se_plain) if cv is None else (cv[0], cv[1], se_plain)
 
