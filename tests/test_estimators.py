@@ -217,6 +217,42 @@ def test_subset_and_superset_enumeration_match_brute_force():
             assert (cnt == want).all()
 
 
+def test_9x9_supersets_search_finds_every_minimal_the_subsets_search_sees():
+    """The supersets search drops a set with a clue no solution of the others can change (no
+    superset of it is minimal).  Checked against the subsets search, which never drops: for a
+    unique 33-clue subset S of a grid and a base B inside one of its minimals (4 clues fewer),
+    the minimals of at most 33 clues containing B that lie inside S are exactly the minimals of S
+    that contain B; also for bases of 26 clues of S, mostly inside no minimal."""
+    from sudokustudio.sudoku.grids import random_grid
+
+    rng = np.random.default_rng(11)
+    compared = finds = 0
+    for k in range(400):
+        g = random_grid(1000 + k)
+        keep = np.zeros(81, np.uint8)
+        keep[rng.choice(81, 33, replace=False)] = 1
+        inside = np.zeros((5000, 81), np.uint8)
+        n_in = MS.minimals_in_subset(M.oracle(g), keep, inside, np.zeros(82, np.int64), 0)
+        if n_in == 0 or n_in == inside.shape[0]:
+            continue
+        for base_of in (inside[rng.integers(n_in)] > 0, keep > 0):
+            base = base_of.astype(np.uint8)
+            base[rng.choice(np.flatnonzero(base), 4 if base_of is not keep else 7, replace=False)] = 0
+            around = np.zeros((20000, 81), np.uint8)
+            n_ar = MSup.minimals_containing(M.oracle(g), base, 33, around, np.zeros(82, np.int64))
+            assert n_ar < around.shape[0]
+            b = base > 0
+            want = {inside[i].tobytes() for i in range(n_in) if ((inside[i] > 0) >= b).all()}
+            got = {around[i].tobytes() for i in range(n_ar) if ((around[i] > 0) <= (keep > 0)).all()}
+            assert got == want
+            assert all(M.is_minimal(around[i]) and ((around[i] > 0) >= b).all() for i in range(min(n_ar, 20)))
+            finds += len(want)
+        compared += 1
+        if compared >= 8:
+            break
+    assert compared >= 8 and finds >= 8
+
+
 def test_9x9_enumerations_find_minimal_puzzles_and_agree():
     from sudokustudio.sudoku.grids import random_grid
 
