@@ -339,6 +339,24 @@ def _assert_agrees_with_4x4_counts(job, seed, exact_4x4_minimals):
     assert tot["all_grids"] == pytest.approx(tot["estimate"] * 288)
 
 
+def test_9x9_tail_design_agrees_with_berthiers_counts():
+    """The record design for c = 29..31 (supersets of 25-clue bases up to 31 clues, the search
+    dropping sets with a clue no superset can need) on the weighted grids: c = 28..31 within 4 SE of
+    Berthier's published counts (their own errors, 0.2-11.6%, added in quadrature), fixed seed."""
+    from sudokustudio.sudoku.estimate.designs import TAIL_DESIGN
+    from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS
+
+    job = MinimalsJob(box="3x3", grids_per_batch=500, **TAIL_DESIGN)
+    out = run_batches(job, 31, 8, workers=2)
+    per_c = job.per_c(out.total)
+    for c in (28, 29, 30, 31):
+        ref, ref_re = PUBLISHED_MINIMALS["berthier"][c]
+        v = per_c[c]
+        assert v["found"] >= 10, (c, v)
+        z = (v["estimate"] - ref) / math.hypot(v["se"], ref * ref_re)
+        assert abs(z) < 4, f"c={c}: {v['estimate']:.4g} vs {ref:.4g} ({z:+.2f} SE)"
+
+
 def test_4x4_subsets_counting_only_the_tail_agree_with_exhaustive_count(exact_4x4_minimals):
     """Subsets of 10 cells counting only minimals of 5 clues or more (the DFS stops at 5):
     c = 5 and 6 within 4 SE of the exhaustive counts, c = 4 not reported."""
@@ -641,6 +659,13 @@ def test_cli_minimals_plans_and_the_best_combination(capsys):
     d = json.loads(capsys.readouterr().out)
     assert (d["s"], d["per_grid"], d["thin"]) == (SMALL_C_DESIGN["s"], SMALL_C_DESIGN["per_grid"],
                                                   [SMALL_C_DESIGN["thin"]])
+    # and the record design for c = 29..31 (README) is these
+    from sudokustudio.sudoku.estimate.designs import TAIL_DESIGN
+    assert _cli("estimate", "minimals", "--method", "supersets", "--s", "25", "--c", "31", "--samples", "5",
+                "--seed", "3", "--json") == 0
+    d = json.loads(capsys.readouterr().out)
+    assert (d["method"], d["s"]) == (TAIL_DESIGN["method"], TAIL_DESIGN["s"])
+    assert all(TAIL_DESIGN["s"] <= int(c) <= TAIL_DESIGN["c_hi"] for c in d["per_c"])
     assert _cli("estimate", "minimals", "--method", "best", "--s", "30", "--samples", "1", "--seed", "1") == 2
     assert "--method best is a fixed plan for 3x3 boxes: not with --s" in capsys.readouterr().err
     assert _cli("estimate", "minimals", "--box", "2x2", "--s", "8,10", "--min-clues", "0,11", "--samples", "1",

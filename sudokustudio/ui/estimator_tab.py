@@ -148,7 +148,8 @@ class EstimatorTab(QWidget):
                                 "31 searched to 28 for c = 28, 33 searched to 29 for c ≥ 29, each thinned "
                                 "by its removable clues), the best total; "
                                 "singletons: random c-clue subsets; subsets: all minimals inside a random "
-                                "s-clue subset; supersets: all minimals containing one; path: random "
+                                "s-clue subset; supersets: all minimals of at most c clues containing a random "
+                                "s-clue base (the best design for c = 29..31: s = 25, c = 31); path: random "
                                 "deletion paths (controlled bias)")
         self.mmethod.currentIndexChanged.connect(self._mmethod_changed)
         mf.addRow("Method", self.mmethod)
@@ -285,9 +286,9 @@ class EstimatorTab(QWidget):
         m = self.mmethod.currentData()
         self.s_spin.setEnabled(m in ("subsets", "supersets"))
         self.c_spin.setEnabled(m in ("singletons", "supersets"))
-        if m == "supersets":
-            self.s_spin.setValue(24)
-            self.c_spin.setValue(28)
+        if m == "supersets":   # the record design for c = 29..31
+            self.s_spin.setValue(E.TAIL_DESIGN["s"])
+            self.c_spin.setValue(E.TAIL_DESIGN["c_hi"])
         elif m == "subsets":
             self.s_spin.setValue(30)
         elif m == "singletons":

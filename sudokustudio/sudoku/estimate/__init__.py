@@ -17,7 +17,7 @@ from sudokustudio.sudoku.estimate.grids import (BOX_SHAPES, GRID_COUNT_EXACT, GR
                                                 GRID_METHODS, GridCountJob, GridStats, canonical_box,
                                                 default_grid_batch, grid_reference, grid_summary, omega_size,
                                                 parse_box, weight_scale)
-from sudokustudio.sudoku.estimate.designs import method_factor
+from sudokustudio.sudoku.estimate.designs import TAIL_DESIGN, method_factor
 from sudokustudio.sudoku.estimate.minimals import MINIMAL_METHODS, MinimalsJob, MinimalStats
 from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS, PUBLISHED_TOTALS
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g, sequential_grid_kernel
@@ -33,5 +33,5 @@ def warm_up() -> None:
 
 __all__ = ["BOX_SHAPES", "GRID_COUNTS", "GRID_COUNT_EXACT", "GRID_METHODS", "GRID_METHOD_LABELS", "GridCountJob",
            "GridStats", "MINIMAL_METHODS", "MinimalStats", "MinimalsJob", "PUBLISHED_MINIMALS", "PUBLISHED_TOTALS",
-           "canonical_box", "default_grid_batch", "grid_reference", "grid_summary", "method_factor", "omega_size",
-           "parse_box", "rows_grid_g", "sequential_grid_kernel", "weight_scale", "warm_up"]
+           "TAIL_DESIGN", "canonical_box", "default_grid_batch", "grid_reference", "grid_summary", "method_factor",
+           "omega_size", "parse_box", "rows_grid_g", "sequential_grid_kernel", "weight_scale", "warm_up"]

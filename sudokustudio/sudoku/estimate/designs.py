@@ -138,6 +138,16 @@ BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 35, 6
 #: (300 s on one thread each) 1.07x against thinning only r < 7.
 SMALL_C_DESIGN = {"s": 29, "per_grid": 192, "thin": [-0.35, 14.5]}
 
+#: The design for the rare classes, c = 29..31 (issue 18's record run; `estimate minimals --method supersets
+#: --s 25 --c 31`): every minimal of at most 31 clues around a random 25-clue base.  Since the supersets search
+#: drops a set with a clue no superset can need (2026-11-30, fifth session: 100-500x less CPU a probe, the same
+#: minimals), it beats every subsets design at c >= 30: 60-120 s runs on 2 threads projected c = 29 / 30 / 31 to
+#: 0.18-0.26 / 0.19-0.30 / 0.27-0.50% in 24 core-hours from bases of 23 to 26 clues (25 and 24 best alike; a
+#: 25-clue probe costs ~200 us, a 24-clue one ~920), against 0.43% / 2.4% / out of reach for the best combination.
+#: Bases of 22 clues and fewer cost more than their extra finds give (28 ms a probe).
+TAIL_DESIGN = {"method": "supersets", "s": 25, "c_hi": 31}
+
+
 #: thinning (beta, r0) of a subsets size searched to a floor, (s, floor): a subset goes past its
 #: first level with chance min(1, exp(-beta (r - r0))), r its clues that can go alone
 #: (:func:`thinned_minimals_in_subset`).  Fitted on per-probe data (scratch, 2026-11-29): 12 million
