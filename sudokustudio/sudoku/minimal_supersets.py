@@ -61,15 +61,13 @@ def minimals_containing(o, base_mask, max_clues, out, counts_by_c):
             ui = missed_ua(o, lo, hi)
             if ui < 0:  # an oracle that does not learn: the solver's other solution is in o[6]
                 ui = remember_other(o)
-        if not independent:
-            pass
-        elif ui < 0:   # unique, every clue needed: minimal
+        if independent and ui < 0:   # unique, every clue needed: minimal
             counts_by_c[size] += 1
             if n_written < out.shape[0]:
                 for c in range(N):
                     out[n_written, c] = work[c]
                 n_written += 1
-        elif size < max_clues:
+        elif independent and size < max_clues:
             # pick, among cached UAs disjoint from T, the one with fewest allowed cells
             best = -1
             best_k = N + 1
