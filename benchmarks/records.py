@@ -31,7 +31,9 @@ DAY = 24 * 3600.0
 MINIMAL_GOALS = {**{c: 0.0003 for c in range(22, 28)}, **{c: 0.01 for c in (29, 30, 31)}}
 TOTAL_GOAL = 0.0003
 GRID_GOALS = {"4x4": 0.001, "5x5": 0.01}
-#: the classes a record design is for (the others: every class and the total)
+#: the fixed designs records.py runs by name, and the classes a record design is for (the best
+#: combination: every class and the total)
+DESIGNS = ("best", "small", "tail")
 DESIGN_CLASSES = {"small": (22,), "tail": (29, 30, 31)}
 
 
@@ -67,7 +69,7 @@ def project(rel: float, cpu: float) -> float:
 
 
 def minimals(seconds: float = 120.0, s: int | str = "best", per_grid: float | None = None) -> None:
-    if s in ("best", "small", "tail") and per_grid is not None:
+    if s in DESIGNS and per_grid is not None:
         raise SystemExit(f"records.py: PER_GRID goes with a subset size, not with {s!r} (a fixed design)")
     if s == "best":
         job = E.MinimalsJob.best()
@@ -77,11 +79,14 @@ def minimals(seconds: float = 120.0, s: int | str = "best", per_grid: float | No
         job = E.MinimalsJob(box="3x3", **TAIL_DESIGN)
     else:
         job = E.MinimalsJob("subsets", "3x3", s=s, per_grid=per_grid)
+    if s == "best":
+        what = f"the best combination (s = {job.s_mix}, floors {job.floor_mix}, {job.per_grid_mix} a grid)"
+    elif s == "tail":
+        what = f"supersets of {job.s_mix[0]} clues up to {job.c_hi}, {job.per_grid:g} probes a grid"
+    else:
+        what = f"subsets s={job.s_mix[0]}, {job.per_grid:g} probes a grid, thinning {job.thin_mix[0]}"
     out, wall, cpu = _run(job, seconds)
     per_c, tot = job.per_c(out.total), job.total(out.total)
-    what = (f"the best combination (s = {job.s_mix}, floors {job.floor_mix}, {job.per_grid_mix} a grid)"
-            if s == "best" else f"supersets of {job.s_mix[0]} clues up to {job.c_hi}, {job.per_grid:g} probes a grid"
-            if s == "tail" else f"subsets s={job.s_mix[0]}, {job.per_grid:g} probes a grid, thinning {job.thin_mix[0]}")
     print(f"{what}: {out.total.n:,} grids, "
           f"{round(out.total.n * job.per_grid):,} probes, {out.total.solver_calls:,} solver calls")
     # the machine's speed beside its projections: the same design's figures from two machines
@@ -139,7 +144,7 @@ if __name__ == "__main__":
     if what == "minimals":
         size = sys.argv[3] if len(sys.argv) > 3 else "best"
         minimals(float(sys.argv[2]) if len(sys.argv) > 2 else 120.0,
-                 size if size in ("best", "small", "tail") else int(size),
+                 size if size in DESIGNS else int(size),
                  float(sys.argv[4]) if len(sys.argv) > 4 else None)
     elif what == "grids":
         grids(sys.argv[2], sys.argv[3], float(sys.argv[4]) if len(sys.argv) > 4 else 60.0)

@@ -235,9 +235,9 @@ def test_9x9_supersets_search_finds_every_minimal_the_subsets_search_sees():
         n_in = MS.minimals_in_subset(M.oracle(g), keep, inside, np.zeros(82, np.int64), 0)
         if n_in == 0 or n_in == inside.shape[0]:
             continue
-        for base_of in (inside[rng.integers(n_in)] > 0, keep > 0):
+        for base_of, dropped in ((inside[rng.integers(n_in)] > 0, 4), (keep > 0, 7)):
             base = base_of.astype(np.uint8)
-            base[rng.choice(np.flatnonzero(base), 4 if base_of is not keep else 7, replace=False)] = 0
+            base[rng.choice(np.flatnonzero(base), dropped, replace=False)] = 0
             around = np.zeros((20000, 81), np.uint8)
             n_ar = MSup.minimals_containing(M.oracle(g), base, 33, around, np.zeros(82, np.int64))
             assert n_ar < around.shape[0]
