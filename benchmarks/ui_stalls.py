@@ -35,8 +35,8 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 DATA = REPO.parent / "shared" / "data"
 
-KINDS = ["estimator-grids", "estimator-minimals", "estimator-best", "generators", "rating", "survo-atlas", "ua-harvest",
-         "ua-search", "ua-search-17", "survo-generate"]
+KINDS = ["estimator-grids", "estimator-minimals", "estimator-best", "estimator-tail", "generators", "rating",
+         "survo-atlas", "ua-harvest", "ua-search", "ua-search-17", "survo-generate"]
 #: issue 20's grid: at k = 17 its first batch ran for over ten minutes before cancel polled inside the kernel
 GRID_17 = "468931527751624839392578461134756298289413675675289314846192753513867942927345186"
 #: started together before the window is closed (one UA kind: the tab holds one run at a time)
@@ -161,6 +161,9 @@ def show_kind_tab(win, kind: str) -> None:
     elif kind == "estimator-best":     # the tab's default: the plan (33-clue probes of ~0.5 ms)
         tab.what.setCurrentIndex(1)
         tab.mmethod.setCurrentIndex(tab.mmethod.findData("best"))
+    elif kind == "estimator-tail":     # supersets: the tab's defaults are the record design for c = 29..31
+        tab.what.setCurrentIndex(1)
+        tab.mmethod.setCurrentIndex(tab.mmethod.findData("supersets"))
 
 
 def start_kind(win, kind: str, meter: StallMeter):
