@@ -80,7 +80,8 @@ def minimals(seconds: float = 120.0, s: int | str = "best", per_grid: float | No
     else:
         job = E.MinimalsJob("subsets", "3x3", s=s, per_grid=per_grid)
     if s == "best":
-        what = f"the best combination (s = {job.s_mix}, floors {job.floor_mix}, {job.per_grid_mix} a grid)"
+        what = (f"the best combination ({job.methods}, s = {job.s_mix}, floors {job.floor_mix}, "
+                f"{job.per_grid_mix} a grid)")
     elif s == "tail":
         what = f"supersets of {job.s_mix[0]} clues up to {job.c_hi}, {job.per_grid:g} probes a grid"
     else:

@@ -158,7 +158,7 @@ def show_kind_tab(win, kind: str) -> None:
     elif kind == "estimator-minimals":
         tab.what.setCurrentIndex(1)
         tab.mmethod.setCurrentIndex(tab.mmethod.findData("subsets"))
-    elif kind == "estimator-best":     # the tab's default: the plan (33-clue probes of ~0.5 ms)
+    elif kind == "estimator-best":     # the tab's default: the plan (supersets probes of ~0.2 ms)
         tab.what.setCurrentIndex(1)
         tab.mmethod.setCurrentIndex(tab.mmethod.findData("best"))
     elif kind == "estimator-tail":     # supersets: the tab's defaults are the record design for c = 29..31

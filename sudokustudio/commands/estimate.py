@@ -51,9 +51,9 @@ def register(sub) -> None:
                                   "(seed 000: singletons, subsets, supersets; seed 002: path).")
     m.add_argument("--method", default=None, choices=["best", "singletons", "subsets", "supersets", "path"],
                    help="best (the default without --s, --c, --min-clues, --per-grid): the best combination, "
-                        "a plan of subsets made for each range of c (30-clue subsets for c <= 27, 31 searched "
-                        "down to 28 for c = 28, 33 searched down to 29 for c >= 29, those two thinned in two "
-                        "stages and the 30-clue ones in one), its total from one run; "
+                        "a plan of probes made for each range of c (30-clue subsets for c <= 27, 31 searched "
+                        "down to 28 for c = 28, both thinned by their removable clues, and supersets of a "
+                        "25-clue base up to 31 clues for c = 29..31), its total from one run; "
                         "otherwise subsets")
     m.add_argument("--c", type=limits.whole(0, 81), default=None,
                    help="singletons: the clue count (default 25); supersets: the largest clue count "
@@ -85,7 +85,7 @@ def register(sub) -> None:
     m.add_argument("--shares", default=None, metavar="C:S0:S1[...][,C:...]",
                    help="subsets with several sizes: the estimate of C clues mixes the sizes' own estimates in "
                         "these shares (one a size, summing to 1) instead of weighing every find the same; "
-                        "unbiased for any shares (the best combination: 29:0.004:0.257:0.739)")
+                        "unbiased for any shares (the best combination: 29:0:0.165:0.835)")
     m.add_argument("--box", default="3x3", help="box shape: 3x3 (default) or 2x2 (4x4 Sudoku, exhaustively checkable)")
     _common(m)
     m.set_defaults(func=run_minimals)
@@ -331,7 +331,8 @@ def _run_minimals(args, job, method: str) -> int:
                      "rel_err_plain": tot["se_plain"] / tot["estimate"], "ci95": tot["ci95"],
                      "c_range": tot["c_range"], "all_grids": tot["all_grids"], "tail": _tail_json(tot["tail"])},
                     "samples": d["samples"], "seconds": round(out.seconds, 6), "core_seconds": d["core_seconds"],
-                    "probes": d["probes"], "method": method, "s": job.s, "min_clues": d["min_clues"],
+                    "probes": d["probes"], "method": method, "methods": d["methods"], "s": job.s,
+                    "min_clues": d["min_clues"],
                     "thin": d["thin"], "shares": d["shares"],
                     "per_grid": job.spec["per_grid"], "grid_source": job.grid_source,
                     "biased": job.biased, "seed": args.seed})

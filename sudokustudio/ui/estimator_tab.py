@@ -144,9 +144,9 @@ class EstimatorTab(QWidget):
         self.mmethod.addItem("best combination", BEST)
         for m in E.MINIMAL_METHODS:
             self.mmethod.addItem(m, m)
-        self.mmethod.setToolTip("best combination: subsets made for each range of c (30 clues for c ≤ 27, "
-                                "31 searched to 28 for c = 28, 33 searched to 29 for c ≥ 29, each thinned "
-                                "by its removable clues), the best total; "
+        self.mmethod.setToolTip("best combination: probes made for each range of c (30-clue subsets for "
+                                "c ≤ 27, 31 searched to 28 for c = 28, supersets of a 25-clue base for "
+                                "c = 29..31), the best total; "
                                 "singletons: random c-clue subsets; subsets: all minimals inside a random "
                                 "s-clue subset; supersets: all minimals of at most c clues containing a random "
                                 "s-clue base (the best design for c = 29..31: s = 25, c = 31); path: random "

@@ -18,7 +18,8 @@ from sudokustudio.sudoku.estimate.grids import (BOX_SHAPES, GRID_COUNT_EXACT, GR
                                                 default_grid_batch, grid_reference, grid_summary, omega_size,
                                                 parse_box, weight_scale)
 from sudokustudio.sudoku.estimate.designs import TAIL_DESIGN, method_factor
-from sudokustudio.sudoku.estimate.minimals import MINIMAL_METHODS, MinimalsJob, MinimalStats
+from sudokustudio.sudoku.estimate.minimal_stats import MinimalStats
+from sudokustudio.sudoku.estimate.minimals import MINIMAL_METHODS, MinimalsJob
 from sudokustudio.sudoku.estimate.published import PUBLISHED_MINIMALS, PUBLISHED_TOTALS
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g, sequential_grid_kernel
 

@@ -19,27 +19,29 @@ def method_factor(method: str, N: int, c: int, s: int) -> float:
     raise ValueError(method)
 
 
-def mixture_factor(method: str, N: int, c: int, s_mix, per_grid_mix, owners=None) -> float:
+def mixture_factor(method, N: int, c: int, s_mix, per_grid_mix, owners=None) -> float:
     """1 / Pr(a given c-clue minimal is seen by one probe of the mixture): probes of size
     s_mix[i] in the shares per_grid_mix[i] / sum (the balance heuristic of multiple
     importance sampling: every probe's count weighs the same, whichever size found it).
+    ``method``: one for every size, or one a size (a plan that mixes subsets and supersets).
     ``owners``: the indices of the sizes whose counts of c are kept (default: all)."""
     seen = sum(_seen_by_size(method, N, c, s_mix, per_grid_mix, owners))
     return 1.0 / seen if seen > 0 else 0.0
 
 
-def _seen_by_size(method: str, N: int, c: int, s_mix, per_grid_mix, owners) -> list[float]:
+def _seen_by_size(method, N: int, c: int, s_mix, per_grid_mix, owners) -> list[float]:
     """Pr(a given c-clue minimal is seen by one probe of the mixture, and by size i): its share
     of the probes times its odds; 0 for a size not among ``owners`` (None: all own c)."""
     total = sum(per_grid_mix)
+    methods = [method] * len(s_mix) if isinstance(method, str) else list(method)
     seen = []
-    for i, (s, k) in enumerate(zip(s_mix, per_grid_mix)):
-        f = method_factor(method, N, c, s)
+    for i, (m, s, k) in enumerate(zip(methods, s_mix, per_grid_mix)):
+        f = method_factor(m, N, c, s)
         seen.append(k / total / f if f > 0 and (owners is None or i in owners) else 0.0)
     return seen
 
 
-def balance_shares(method: str, N: int, c: int, s_mix, per_grid_mix, owners) -> list[float]:
+def balance_shares(method, N: int, c: int, s_mix, per_grid_mix, owners) -> list[float]:
     """Each size's share of the estimate of c under the balance heuristic (:func:`mixture_factor`):
     n_i q_i(c) / sum over the owners, 0 for the others (n_i its probes a grid, q_i(c) its odds of
     seeing a given c-clue minimal)."""
@@ -69,60 +71,68 @@ def share_rows(shares, n_sizes: int) -> dict[int, tuple[float, ...]]:
     return out
 
 
-def plan_owners(s_mix, floor_mix, c: int) -> tuple[int, ...]:
-    """The sizes of a plan whose counts of c are kept: every size that can hold c and searches
-    down to it (s >= c >= floor), weighed by the balance heuristic (:func:`mixture_factor`:
+def size_methods(method: str, methods, s_mix, min_clues, c_hi) -> list[str]:
+    """Each size's method, checked: the job's for every size, or a plan's own (``methods``: one a
+    size, subsets and supersets; a supersets size needs the job's clue bound c_hi, where its
+    search stops, and counts the c from its floor up to it)."""
+    if methods is None:
+        return [method] * len(s_mix)
+    methods = [str(m) for m in methods]
+    if method != "subsets" or min_clues is None or len(methods) != len(s_mix):
+        raise ValueError(f"methods {methods}: a plan's (subsets with --min-clues), one a size ({len(s_mix)})")
+    if any(m not in ("subsets", "supersets") for m in methods):
+        raise ValueError(f"methods {methods}: each subsets or supersets")
+    if "supersets" in methods and c_hi is None:
+        raise ValueError("a plan with supersets needs the clue bound c_hi, where their search stops")
+    for m, s in zip(methods, s_mix):
+        if m == "supersets" and s > c_hi:
+            raise ValueError(f"supersets of {s}: above the clue bound c_hi = {c_hi}")
+    return methods
+
+
+def plan_owners(s_mix, floor_mix, c: int, methods=None, c_hi: int = 81) -> tuple[int, ...]:
+    """The sizes of a plan whose counts of c are kept: every subsets size that can hold c and searches
+    down to it (s >= c >= floor), and every supersets size (``methods[i]``; default: all subsets)
+    whose bases fit inside c (s <= c) with c at or above its floor and at most ``c_hi``, the
+    search's bound; weighed by the balance heuristic (:func:`mixture_factor`:
     every find counts the same, whichever size made it).  In the best combination the
     30-clue subsets searched to the bottom also see c = 28..31 and the 31-clue ones c = 29..31;
     keeping those finds (about a fifth of c = 28's weight, an eighth of c = 29's) cut the
     variance of c = 28 1.30-1.33x, of c = 29 1.24-1.29x and of the total 1.09-1.12x against
     counting each c only in the sizes with the highest floor (2026-11-29: the same 688,000
     grids of two 280-s runs, each half read both ways)."""
-    return tuple(i for i, (s, f) in enumerate(zip(s_mix, floor_mix)) if f <= c <= s)
+    methods = methods or ["subsets"] * len(s_mix)
+    return tuple(i for i, (m, s, f) in enumerate(zip(methods, s_mix, floor_mix))
+                 if (f <= c <= s if m == "subsets" else max(f, s) <= c <= c_hi))
 
 
 #: The best combination for the total (issue 18; `estimate minimals` without --method): each range
-#: of c from the subsets made for it: 30-clue subsets searched to the bottom for c <= 27, 31
-#: searched down to 28 for c = 28, 33 searched down to 29 for c >= 29 (the floor's sets are cheap:
-#: minimal_sets); the larger c a smaller size also sees keep its finds (:func:`plan_owners`).
-#: The two tail sizes are thinned by their removable clues (:data:`AUTO_THINNING`): fitted on
-#: per-probe data (2026-11-29, evening) for each size's part of the total, 1.2-1.25x (31 to 28)
-#: and 1.7-1.8x (33 to 29) less variance x CPU, scored on probes not fitted on; their probes a grid
-#: went from 20 and 1.5 to 25 and 4.5 to keep their shares of the CPU (Neyman's allocation:
-#: sqrt(variance x CPU-s) of each part, 3.28 / 2.31 / ~3.1 (x1e14) unthinned, 2026-11-29).
-#: Paired with the plan before (48 / 20 / 1.5, not thinned), 600 s on one thread each at once:
-#: the total's RE^2 x CPU-s 0.00956 against 0.0119 (1.24x; 0.0333% against 0.0371% projected to
-#: 24 core-hours).  The same night both tail sizes got a second stage (above their floors, by the
-#: clues known needed: AUTO_THINNING) and, by Neyman's rule with their new variance and cost a
-#: probe, 37 and 8.5 probes a grid: paired with 48 / 25 / 4.5 first-stage only (600 s on one thread
-#: each at once, two pairs, seeds 511-516), the total's RE^2 x CPU-s 0.00825 and 0.00833 against
-#: 0.00925 and 0.0121 (1.12x and 1.45x; 0.0309% and 0.0311% projected).  c = 22..27 get ~40% of the
-#: CPU (for those classes alone, --s 30).
-#: c = 29 is shared between the sizes by fitted weights (``shares``), not by the balance heuristic's
-#: 0.004 / 0.047 / 0.949 (:func:`balance_shares`): the inverse-variance weights of the 31- and 33-clue
-#: sizes' own per-grid estimates of c = 29 (the 30-clue subsets' share left at the balance heuristic's:
-#: 6 finds a seed, too few to fit) came out 0.256 / 0.740 and 0.258 / 0.738 on two seeds of 300,000
-#: grids each (2026-11-30, scratch), and each fit gave the total 1.020x and 1.033x less variance on the
-#: other seed.  Fitted for c = 28 and c = 30 they gained nothing (0.994-0.999x).  Any fixed shares that
-#: sum to 1 leave the estimate unbiased.
-#: With those shares and the cheaper complete search of 2026-11-30, Neyman's rule again (probes a grid
-#: in proportion to sigma / sqrt(CPU a probe) of each part's contribution to the total, each part run
-#: alone, 300-600 s a part in two or three seeds; scratch): sigma^2 a probe 6.73e33 / 2.98e33 / 3.08e32
-#: (the 33-clue part's read 2.5-3.7e32 by seed: heavy-tailed), 5.2 / 4.7 / 23.2 us a probe, so
-#: 48 / 33.6 / 4.9; 48 / 35 / 6 is taken, 1.036x less variance x CPU than 48 / 37 / 8.5 with the grids'
-#: own cost counted (1.015x were the 33-clue part's sigma^2 1.5x what was measured).  The shares stay
-#: as fitted: at 48 / 35 / 6 the balance heuristic's would be 0.0055 / 0.062 / 0.933, so a 30-clue
-#: find of 29 now weighs 0.73x a balance find, a 31-clue one 4.16x, a 33-clue one 0.79x.
-#: The 30-clue subsets go past their first level with the falling chance min(1, exp(-0.1 (r - 13))),
-#: r their clues that can go alone (second session of 2026-11-30, scratch): each probe searched both
-#: ways on the same grids, subsets and u (2 x 2 x 60,000 grids), the thinning adds 0.069-0.072 of
-#: the total's variance a grid and takes 22% off that part's CPU (375 -> 291 us a grid, 3 timed
-#: pairs), ~10% of the plan's: 1.04x less variance x CPU for the total.  (0.10, 12), (0.10, 14),
-#: (0.07, 13), (0.14, 14.5), (0.2, 16) scored 1.03-1.04x as well.  It costs c = 22..23 (their
-#: minimals sit in subsets with many removable clues), which have their own design.
-BEST_PLAN = {"s": [30, 31, 33], "min_clues": [0, 28, 29], "per_grid": [48, 35, 6],
-             "thin": [[0.1, 13.0], [0.2, 14.0, 0.15, 23.0], [0.25, 15.5, 0.25, 22.0]],
-             "shares": [[29, 0.004, 0.257, 0.739]]}
+#: of c from the probes made for it: 30-clue subsets searched to the bottom for c <= 27, 31 searched
+#: down to 28 for c = 28, and for c = 29..31 the supersets of a 25-clue base up to 31 clues (the
+#: rare classes' own design, :data:`TAIL_DESIGN`); the larger c a smaller size also sees keep their
+#: finds (:func:`plan_owners`, the balance heuristic over both methods' odds).  Minimals of 32 clues
+#: and more are left out (~1e-5 of the total by Berthier's counts, far below its error).
+#: The two subsets sizes are thinned by their removable clues: the 31-clue ones in two stages
+#: (:data:`AUTO_THINNING`: fitted on per-probe data, 1.2-1.25x less variance x CPU for their part),
+#: the 30-clue ones past their first level with the falling chance min(1, exp(-0.1 (r - 13))), r their
+#: clues that can go alone (1.04x for the total, at some cost to c = 22..23, which have their own
+#: design).  48 / 35 probes a grid by Neyman's rule (sigma / sqrt(CPU a probe) of each part's
+#: contribution to the total, 2026-11-30; docs/records_log.md has the history).
+#: Until the fifth session of 2026-11-30 c >= 29 came from 33-clue subsets searched down to 29 (6
+#: probes a grid, 19% of the CPU); the supersets search's pruning made supersets the better design
+#: for those classes, and at 1 probe a grid (~190 us, ~25% of the CPU) they take c = 30 and 31 from
+#: the total's weakest classes (ten-minute RE ~20% and one find or none) to ~6% and ~10% in 300 s
+#: on one thread.  Paired on this machine class (300 s on one thread each, two at a time, scratch):
+#: the total's RE^2 x CPU-s 0.0081 / 0.0085 / 0.0082 (1 supersets probe a grid, or 0.75; 0.0090
+#: at 1.5) against 0.0106 and 0.0157 (a 31-clue find) for the plan with 33-clue subsets.
+#: c = 29 is shared between the 31-clue subsets and the supersets by fitted weights (``shares``):
+#: each part's own estimate's variance in 300-s runs gave inverse-variance weights 0.165 / 0.835 (the
+#: 30-clue subsets see c = 29 a few times a run: share 0); any fixed shares that sum to 1 leave the
+#: estimate unbiased.
+BEST_PLAN = {"s": [30, 31, 25], "methods": ["subsets", "subsets", "supersets"], "min_clues": [0, 28, 29],
+             "c_hi": 31, "per_grid": [48, 35, 1],
+             "thin": [[0.1, 13.0], [0.2, 14.0, 0.15, 23.0], [0.0, 0.0]],
+             "shares": [[29, 0.0, 0.165, 0.835]]}
 
 
 #: The design for the fewest clues, c = 22 (and 21, 23) on their own (issue 18's record run; `estimate
@@ -173,7 +183,7 @@ def auto_thinning(s, min_clues) -> list[tuple[float, ...]]:
     return [AUTO_THINNING.get((a, b), (0.0, 0.0)) for a, b in zip(sizes, floors)]
 
 
-def thinning(thin, method: str, floors) -> list[tuple[float, ...]]:
+def thinning(thin, method, floors) -> list[tuple[float, ...]]:
     """The thinning of each size (``floors``: their clue floors), checked: (beta, r0), or
     (beta, r0, beta2, n2) with a second thinning above the floor (:func:`thinned_minimals_in_subset`);
     None = none; one entry for every size, or one a size.  An entry whose beta2 is 0 is kept as a
@@ -200,7 +210,8 @@ def thinning(thin, method: str, floors) -> list[tuple[float, ...]]:
 
     if any(bad(e) for e in entries):
         raise ValueError(f"thinning {thin!r}: each beta within +-10 and each r0 / n2 within +-81, finite")
-    if method != "subsets" and is_thinned(entries):
+    methods = [method] * n_sizes if isinstance(method, str) else list(method)
+    if any(m != "subsets" and is_thinned([e]) for m, e in zip(methods, entries)):
         raise ValueError("thinning: subsets only")
     if any(len(e) == 4 and f == 0 for e, f in zip(entries, floors)):
         raise ValueError(f"thinning {thin!r}: a second stage (beta2, n2) needs a floor (--min-clues) for its size")

@@ -16,20 +16,19 @@ from __future__ import annotations
 import functools
 import math
 import time
-from dataclasses import dataclass, field
 
 import numpy as np
 from numba import njit
 
 from sudokustudio.core.batch import BatchJob
-from sudokustudio.core.plain import plain_dataclass
 from sudokustudio.core.cellset import ZERO, add_cell, cell_set
 from sudokustudio.core.rng import rand_below, rand_float, seed_state
 from sudokustudio.core.stats import Z95, control_variate_mean, sample_variance, tail_diagnostics
 from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinning, balance_shares, is_thinned,
-                                                  mixture_factor, plan_owners, probes_per_grid, share_rows, thinning,
-                                                  thinning_rows)
+                                                  mixture_factor, plan_owners, probes_per_grid, share_rows,
+                                                  size_methods, thinning, thinning_rows)
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
+from sudokustudio.sudoku.estimate.minimal_stats import MinimalStats
 from sudokustudio.sudoku.estimate.samplers import rows_grid_g
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, new_oracle
 from sudokustudio.sudoku.minimal_sets import THIN_LEN, thinned_minimals_in_subset
@@ -93,19 +92,20 @@ def probes_for_weight(rng, per_grid, w):
 
 
 @njit(cache=True, nogil=True)
-def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, c_hi, per_grid_mix, floor_mix,
+def minimals_batch_kernel(rng, box_r, box_c, peers, units, method_mix, s_mix, c_lo, c_hi, per_grid_mix, floor_mix,
                           thin_mix, owns, n_grids_samples, weighted, inv_count, fac, s1, s2, sw, vmax, tot, found,
                           calls):
     """Per-c sums of V_c / factor_c for ``n_grids_samples`` grids.
 
-    method 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets (s, clues <= c_hi),
-    3 path.  ``s_mix`` / ``per_grid_mix`` (int64 / float64 arrays, one entry unless a
+    ``method_mix[i]`` the method of size i: 0 singletons (c_lo..c_hi), 1 subsets (s), 2 supersets
+    (s, clues <= c_hi), 3 path (singletons and path: one size; a plan may mix subsets and
+    supersets).  ``s_mix`` / ``per_grid_mix`` (int64 / float64 arrays, one entry unless a
     mixture): probes of size s_mix[i], per_grid_mix[i] of them per grid on
     average; a subsets probe searches down to floor_mix[i] clues, goes past its first
     level with the chance thin_mix[i, :2] = (beta, r0) gives (beta 0: always), and above its
     floor with the chance thin_mix[i, 2:] = (beta2, n2) gives (:func:`thinned_minimals_in_subset`,
-    its finds weighted by 1 / those chances) and counts the c with owns[i, c] > 0, each
-    find's worth times owns[i, c] (:meth:`MinimalsJob.ownership`).  A grid of weight w (W / number
+    its finds weighted by 1 / those chances); subsets and supersets count the c with owns[i, c] > 0,
+    each find's worth times owns[i, c] (:meth:`MinimalsJob.ownership`).  A grid of weight w (W / number
     of grids, or 1 for the biased source) gets per_grid_mix[i] * w probes of each
     size, rounded at random (:func:`probes_for_weight`), and its value is their
     summed count / per_grid (per_grid = the sum of the mix): unbiased, E = w *
@@ -170,6 +170,7 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
         # would compile the solver again (~1 CPU-s each)
         for i in range(s_mix.shape[0]):   # k_mix[i] probes of size s_mix[i], size by size
             s = s_mix[i]
+            method = method_mix[i]
             for _p in range(k_mix[i]):
                 if method == 0:    # singletons: one random c-clue set for each c
                     for c in range(c_lo, c_hi + 1):
@@ -195,7 +196,12 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
                             value[c] += owns[i, c] * probe_worth[c]
                 elif method == 2:
                     _random_subset(rng, N, s, perm, mask)
-                    minimals_containing(o, mask, c_hi, out, cnt)
+                    probe_cnt[s:c_hi + 1] = 0
+                    minimals_containing(o, mask, c_hi, out, probe_cnt)
+                    for c in range(s, c_hi + 1):
+                        if owns[i, c] != 0.0 and probe_cnt[c]:
+                            cnt[c] += probe_cnt[c]
+                            value[c] += owns[i, c] * probe_cnt[c]
                 else:
                     # path: delete cells in a random order; the last unique set on the path
                     # (bisection) counts when minimal (deleting the next cell breaks uniqueness)
@@ -214,7 +220,7 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method, s_mix, c_lo, 
                     if all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
                         cnt[N - good] += 1
         calls[0] += o[7][0]
-        if method != 1:
+        if method_mix[0] == 0 or method_mix[0] == 3:   # singletons, path: one size, counts only
             for c in range(N + 1):
                 value[c] = cnt[c]
         _add_grid_sample(cnt, value, per_grid, w, fac, found, s1, s2, sw, vmax, tot)
@@ -247,46 +253,6 @@ _METHOD_CODE = {m: i for i, m in enumerate(MINIMAL_METHODS)}
 
 
 
-@plain_dataclass("MinimalStats")
-@dataclass
-class MinimalStats:
-    """Per-c power sums of the per-grid estimator (before the method's factor).
-
-    ``vmax`` (per c, before the factor) and ``t1, t2, tmax`` (the total over the job's clue
-    range, factors applied, summed per grid sample) cover the ``tail_n`` samples run since
-    the tail diagnostics exist; runs stored before them load with tail_n = 0.  ``sw`` (per c,
-    sum v_c w), ``w1, w2, tw`` (sums of w, w^2 and t w; w the grid's weight) cover the ``cv_n``
-    samples since the grid weight is a control variate (:meth:`MinimalsJob.per_c`)."""
-
-    n: int = 0                      # grids sampled (incl. dead ends, value 0)
-    s1: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    s2: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    found: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-    solver_calls: int = 0
-    cpu: float = 0.0
-    vmax: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    t1: float = 0.0
-    t2: float = 0.0
-    tmax: float = 0.0
-    tail_n: int = 0
-    sw: np.ndarray = field(default_factory=lambda: np.zeros(0))
-    w1: float = 0.0
-    w2: float = 0.0
-    tw: float = 0.0
-    cv_n: int = 0
-
-    def __add__(self, o: "MinimalStats") -> "MinimalStats":
-        def add(a, b):
-            return b.copy() if a.size == 0 else a.copy() if b.size == 0 else a + b
-
-        vmax = o.vmax.copy() if self.vmax.size == 0 else self.vmax.copy() if o.vmax.size == 0 else \
-            np.maximum(self.vmax, o.vmax)
-        return MinimalStats(self.n + o.n, add(self.s1, o.s1), add(self.s2, o.s2), add(self.found, o.found),
-                            self.solver_calls + o.solver_calls, self.cpu + o.cpu, vmax,
-                            self.t1 + o.t1, self.t2 + o.t2, max(self.tmax, o.tmax), self.tail_n + o.tail_n,
-                            add(self.sw, o.sw), self.w1 + o.w1, self.w2 + o.w2, self.tw + o.tw,
-                            self.cv_n + o.cv_n)
-
 
 class MinimalsJob(BatchJob):
     """Estimate the number of c-clue minimal puzzles per grid, all c at once."""
@@ -298,7 +264,8 @@ class MinimalsJob(BatchJob):
     def __init__(self, method: str = "subsets", box: str = "3x3", s: int | None = None,
                  c_lo: int | None = None, c_hi: int | None = None, grid_source: str = "weighted",
                  per_grid: int | None = None, grids_per_batch: int | None = None,
-                 min_clues: list[int] | None = None, thin: list | None = None, shares: list | None = None):
+                 min_clues: list[int] | None = None, thin: list | None = None, shares: list | None = None,
+                 methods: list[str] | None = None):
         if method not in MINIMAL_METHODS:
             raise ValueError(f"method {method!r}: choose one of {', '.join(MINIMAL_METHODS)}")
         r, c = parse_box(box)
@@ -326,6 +293,7 @@ class MinimalsJob(BatchJob):
             if method in ("subsets", "supersets") and not 1 <= one <= N:
                 raise ValueError(f"--s {one}: must be between 1 and {N}")
         s = min(s_mix)
+        methods = size_methods(method, methods, s_mix, min_clues, c_hi)
         if method == "singletons":
             c_lo = (25 if N == 81 else 5) if c_lo is None else c_lo
             c_hi = c_lo if c_hi is None else c_hi
@@ -354,13 +322,15 @@ class MinimalsJob(BatchJob):
             if method != "subsets" or len(floor_mix) != len(s_mix):
                 raise ValueError(f"--min-clues {min_clues}: subsets only, one floor per subset size "
                                  f"({len(s_mix)})")
-            for s_i, f in zip(s_mix, floor_mix):
-                if not 0 <= f <= s_i:
+            for m, s_i, f in zip(methods, s_mix, floor_mix):
+                if m == "subsets" and not 0 <= f <= s_i:
                     raise ValueError(f"--min-clues {f} for subsets of {s_i}: must lie in 0..{s_i}")
+                if m == "supersets" and not 0 <= f <= c_hi:
+                    raise ValueError(f"--min-clues {f} for supersets of {s_i}: must lie in 0..{c_hi}")
             c_lo = max(c_lo, min(floor_mix))
         if method == "subsets":
             floor_mix = [max(f, c_lo) for f in floor_mix]
-        thin_mix = thinning(thin, method, floor_mix)
+        thin_mix = thinning(thin, methods, floor_mix)
         # one size is stored as a number (the runs stored before mixtures), several as lists;
         # min_clues only for a plan (the specs stored before plans stay as they were), thin
         # only when some size is thinned
@@ -372,10 +342,14 @@ class MinimalsJob(BatchJob):
         share_of = share_rows(shares, len(s_mix))
         if share_of:
             plan["shares"] = [[c, *v] for c, v in sorted(share_of.items())]
+        if any(m != method for m in methods):   # a plan that mixes methods (specs of one method stay as they were)
+            plan["methods"] = list(methods)
         super().__init__(method=method, box=box, s=s_mix if mixed else s_mix[0], c_lo=int(c_lo), c_hi=int(c_hi),
                          grid_source=grid_source, per_grid=per_grid_mix if mixed else per_grid_mix[0],
                          grids_per_batch=int(grids_per_batch), **plan)
         self.method, self.box, self.c_lo, self.c_hi = method, box, int(c_lo), int(c_hi)
+        #: each size's method: the job's, or a plan's own (subsets and supersets mixed)
+        self.methods = tuple(methods)
         self.s_mix, self.per_grid_mix, self.floor_mix = tuple(s_mix), tuple(per_grid_mix), tuple(floor_mix)
         self.thin_mix = tuple(thin_mix)
         self.shares = share_of
@@ -433,7 +407,8 @@ class MinimalsJob(BatchJob):
         found = np.zeros(N + 1, dtype=np.int64)
         calls = np.zeros(1, dtype=np.int64)
         t0 = time.perf_counter()
-        minimals_batch_kernel(rng, r, c, peers, units, _METHOD_CODE[self.method], np.array(self.s_mix, np.int64),
+        minimals_batch_kernel(rng, r, c, peers, units, np.array([_METHOD_CODE[m] for m in self.methods], np.int64),
+                              np.array(self.s_mix, np.int64),
                               self.c_lo, self.c_hi, np.array(self.per_grid_mix, np.float64),
                               np.array(self.floor_mix, np.int64),
                               np.array(thinning_rows(self.thin_mix), np.float64).reshape(-1, 4),
@@ -458,7 +433,7 @@ class MinimalsJob(BatchJob):
             return ()
         if self.method != "subsets":       # the other methods' sizes all count every c
             return tuple(range(len(self.s_mix)))
-        return plan_owners(self.s_mix, self.floor_mix, c)
+        return plan_owners(self.s_mix, self.floor_mix, c, self.methods, self.c_hi)
 
     def ownership(self) -> np.ndarray:
         """owns[i, c]: the weight of size i's finds of c, 0 where its counts are not kept (the
@@ -469,7 +444,7 @@ class MinimalsJob(BatchJob):
         for c in range(self.N + 1):
             owners = self.owners(c)
             if c in self.shares:
-                balance = balance_shares(self.method, self.N, c, self.s_mix, self.per_grid_mix, owners)
+                balance = balance_shares(self.methods, self.N, c, self.s_mix, self.per_grid_mix, owners)
                 for i in owners:
                     owns[i, c] = self.shares[c][i] / balance[i] if balance[i] > 0 else 0.0
             else:
@@ -481,13 +456,13 @@ class MinimalsJob(BatchJob):
         """1 / Pr(a given c-clue minimal is counted by one probe of this job)."""
         if 0 <= c <= self.N:
             return self._factor_table[c]
-        return mixture_factor(self.method, self.N, c, self.s_mix, self.per_grid_mix, self.owners(c))
+        return mixture_factor(self.methods, self.N, c, self.s_mix, self.per_grid_mix, self.owners(c))
 
     @functools.cached_property
     def _factor_table(self) -> tuple[float, ...]:
         # made once: a live run's summary asks for every c's factor at each snapshot, under
         # the run's lock (the Estimator tab took ~80 a redraw)
-        return tuple(mixture_factor(self.method, self.N, c, self.s_mix, self.per_grid_mix, self.owners(c))
+        return tuple(mixture_factor(self.methods, self.N, c, self.s_mix, self.per_grid_mix, self.owners(c))
                      for c in range(self.N + 1))
 
     def merge(self, a: MinimalStats, b: MinimalStats) -> MinimalStats:
@@ -584,7 +559,8 @@ class MinimalsJob(BatchJob):
         return {"per_c": self.per_c(total), "total": self.total(total)}
 
     def describe(self, total: MinimalStats) -> dict:
-        return {"method": self.method, "box": self.box, "s": self.s, "min_clues": list(self.floor_mix),
+        return {"method": self.method, "methods": list(self.methods), "box": self.box, "s": self.s,
+                "min_clues": list(self.floor_mix),
                 "thin": [list(t) for t in self.thin_mix], "shares": self.spec.get("shares", []),
                 "c_lo": self.c_lo, "c_hi": self.c_hi,
                 "grid_source": self.grid_source, "biased": self.biased, "samples": total.n,
