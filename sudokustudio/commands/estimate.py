@@ -85,7 +85,7 @@ def register(sub) -> None:
     m.add_argument("--shares", default=None, metavar="C:S0:S1[...][,C:...]",
                    help="subsets with several sizes: the estimate of C clues mixes the sizes' own estimates in "
                         "these shares (one a size, summing to 1) instead of weighing every find the same; "
-                        "unbiased for any shares (the best combination: 29:0:0.165:0.835)")
+                        "unbiased for any shares (the best combination: 29:0:0.25:0.75)")
     m.add_argument("--box", default="3x3", help="box shape: 3x3 (default) or 2x2 (4x4 Sudoku, exhaustively checkable)")
     _common(m)
     m.set_defaults(func=run_minimals)

@@ -116,23 +116,26 @@ def plan_owners(s_mix, floor_mix, c: int, methods=None, c_hi: int = 81) -> tuple
 #: (:data:`AUTO_THINNING`: fitted on per-probe data, 1.2-1.25x less variance x CPU for their part),
 #: the 30-clue ones past their first level with the falling chance min(1, exp(-0.1 (r - 13))), r their
 #: clues that can go alone (1.04x for the total, at some cost to c = 22..23, which have their own
-#: design).  48 / 35 probes a grid by Neyman's rule (sigma / sqrt(CPU a probe) of each part's
-#: contribution to the total, 2026-11-30; docs/records_log.md has the history).
+#: design).  Probes a grid by Neyman's rule (below).
 #: Until the fifth session of 2026-11-30 c >= 29 came from 33-clue subsets searched down to 29 (6
 #: probes a grid, 19% of the CPU); the supersets search's pruning made supersets the better design
-#: for those classes, and at 1 probe a grid (~190 us, ~25% of the CPU) they take c = 30 and 31 from
-#: the total's weakest classes (ten-minute RE ~20% and one find or none) to ~6% and ~10% in 300 s
-#: on one thread.  Paired on this machine class (300 s on one thread each, two at a time, scratch):
-#: the total's RE^2 x CPU-s 0.0081 / 0.0085 / 0.0082 (1 supersets probe a grid, or 0.75; 0.0090
-#: at 1.5) against 0.0106 and 0.0157 (a 31-clue find) for the plan with 33-clue subsets.
-#: c = 29 is shared between the 31-clue subsets and the supersets by fitted weights (``shares``):
-#: each part's own estimate's variance in 300-s runs gave inverse-variance weights 0.165 / 0.835 (the
-#: 30-clue subsets see c = 29 a few times a run: share 0); any fixed shares that sum to 1 leave the
-#: estimate unbiased.
+#: for those classes, and inside the plan they take c = 30 and 31 from the total's weakest classes
+#: (ten-minute RE ~20% and one find or none) to ~3% and ~5%.  Paired on this machine class (300 s on
+#: one thread each, two at a time, scratch): the total's RE^2 x CPU-s 0.0081 / 0.0085 / 0.0082 at
+#: 48 / 35 / 1 against 0.0106 and 0.0157 (a 31-clue find) for the plan with 33-clue subsets.
+#: Neyman's rule with each part run alone at the plan's factors (200 s each, scratch; their
+#: contributions' variance a grid 1.59e32 / 7.1e31 / 2.1e31 at 48 / 35 / 1, 5.2 / 5.9 / 138 us a
+#: probe, ~44 us a grid for the grid and its oracle) gave 48 / 26 / 0.5: the supersets had twice
+#: their share of the CPU.  48 / 30 / 0.5 is taken (1.045x less variance x CPU by those figures;
+#: two pairs of 300-s runs against 48 / 35 / 1, same seeds: 0.00763 / 0.00777 against 0.00823 /
+#: 0.00770).  c = 29 is shared between the 31-clue subsets and the supersets by fitted weights
+#: (``shares``): the inverse-variance weights of their own estimates (300-s runs with each alone,
+#: rescaled to these probes a grid), 0.25 / 0.75 (the 30-clue subsets see c = 29 a few times a run:
+#: share 0); any fixed shares that sum to 1 leave the estimate unbiased.
 BEST_PLAN = {"s": [30, 31, 25], "methods": ["subsets", "subsets", "supersets"], "min_clues": [0, 28, 29],
-             "c_hi": 31, "per_grid": [48, 35, 1],
+             "c_hi": 31, "per_grid": [48, 30, 0.5],
              "thin": [[0.1, 13.0], [0.2, 14.0, 0.15, 23.0], [0.0, 0.0]],
-             "shares": [[29, 0.0, 0.165, 0.835]]}
+             "shares": [[29, 0.0, 0.25, 0.75]]}
 
 
 #: The design for the fewest clues, c = 22 (and 21, 23) on their own (issue 18's record run; `estimate
