@@ -146,7 +146,7 @@ def test_panel_warns_while_the_tail_is_heavy_and_the_table_shows_published_figur
     assert "Heavy tail" in panel.warning and any(line.startswith("tail: ESS") for line in panel.lines)
     assert any("no published count" in line for line in panel.lines)
     # 9x9 minimal puzzles: the table puts Afmob's, Berthier's and seed 000's figures beside the run's
-    mj = MinimalsJob("subsets", "3x3", grids_per_batch=16, per_grid=8)
+    mj = MinimalsJob("subsets", "3x3", grids_per_batch=16, per_grid=48)   # ~7 unique subsets: c = 24 found
     mrun = run_batches(mj, 9, 1, workers=1).run
     rows = EstimatorModel.minimal_table(SimpleNamespace(run=mrun))
     assert len(EstimatorModel.TABLE_HEADER) == len(rows[0]) == len(rows[-1]) == 9

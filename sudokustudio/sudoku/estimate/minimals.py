@@ -29,7 +29,7 @@ from sudokustudio.sudoku.estimate.designs import (BEST_PLAN, as_list, auto_thinn
                                                   size_methods, thinning, thinning_rows)
 from sudokustudio.sudoku.estimate.grids import grid_reference, parse_box
 from sudokustudio.sudoku.estimate.minimal_stats import MinimalStats
-from sudokustudio.sudoku.estimate.samplers import rows_grid_g
+from sudokustudio.sudoku.estimate.samplers import draw_grid, grid_workspace
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, new_oracle
 from sudokustudio.sudoku.minimal_sets import THIN_LEN, thinned_minimals_in_subset
 from sudokustudio.sudoku.minimal_supersets import minimals_containing
@@ -136,19 +136,20 @@ def minimals_batch_kernel(rng, box_r, box_c, peers, units, method_mix, s_mix, c_
     probe_cnt = np.zeros(N + 1, dtype=np.int64)
     probe_worth = np.zeros(N + 1)                # their worth (thinned subsets)
     per_grid = per_grid_mix.sum()
+    gws = grid_workspace(box_r, box_c)
     for _ in range(n_grids_samples):
         # the grid and its weight relative to uniform: the row-wise sampler's W = 1/q
         # (0.0 on a dead end: a sample of value 0); or, biased, the randomized
         # solver's grid for 9x9, an unweighted row-wise grid for other shapes
         if weighted:
-            w = rows_grid_g(rng, box_r, box_c, grid) * inv_count
+            w = draw_grid(rng, box_r, box_c, gws, grid) * inv_count
             if w == 0.0:
                 continue
         elif N == 81:
             random_solution_kernel(empty, rng, grid)
             w = 1.0
         else:
-            while rows_grid_g(rng, box_r, box_c, grid) == 0.0:
+            while draw_grid(rng, box_r, box_c, gws, grid) == 0.0:
                 pass
             w = 1.0
         tot[3] += w

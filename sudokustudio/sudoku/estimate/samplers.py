@@ -236,10 +236,10 @@ def _allowed_row(i, r, c, colm, boxm, allowed):
 @njit(cache=True, nogil=True)
 def rows_workspace(n):
     """Scratch of the row-wise sampler for n x n grids:
-    (DP table, column masks, box masks, allowed, row bits, DFS options, last row)."""
+    (DP table, column masks, box masks, allowed, row bits, DFS options, last row, relabelling)."""
     return (np.zeros(1 << n), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros(n, dtype=np.int64))
+            np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
 
 
 @njit(cache=True, nogil=True)
@@ -248,7 +248,7 @@ def _endings(r, c, ws, pick, grid_out):
     (in ws's masks, ``ws[0]`` the DP table of row n-2): how many, by a DFS over
     the DP table.  With ``pick >= 0`` the DFS stops at ending number ``pick``
     and writes both rows to ``grid_out``."""
-    g, colm, boxm, allowed, picks, opts, lastrow = ws
+    g, colm, boxm, allowed, picks, opts, lastrow = ws[0], ws[1], ws[2], ws[3], ws[4], ws[5], ws[6]
     n = r * c
     full = (np.int64(1) << n) - 1
     i = n - 2
@@ -299,37 +299,41 @@ def _endings(r, c, ws, pick, grid_out):
 def _rows_sample(rng, r, c, ws, grid_out, want_grid, g1, cnt1):
     """One sample of the row-wise sampler; returns its weight (0 on a dead end).
 
-    Row 0 is any permutation (weight n!, by relabelling symmetry; the
-    identity unless a grid is wanted).  Rows 1..n-3 are drawn uniformly among
-    the valid rows given the rows above (count = subset-DP permanent, weight
-    *= count; ``g1, cnt1``: row 1's table when row 0 is the identity).  Row
+    Row 0 is any permutation (weight n!, by relabelling symmetry): the
+    identity, and with ``want_grid`` the finished grid's digits relabelled by a
+    uniform random permutation, which gives every grid the chance a random row 0
+    would (the later rows' counts do not change under relabelling).  Rows
+    1..n-3 are drawn uniformly among the valid rows given the rows above (count
+    = subset-DP permanent, weight *= count; ``g1, cnt1``: row 1's table, the same
+    every sample, made once by :func:`grid_workspace`; cnt1 0: made here).  Row
     n-2 is summed exactly (``_endings``); with ``want_grid`` one ending is
     drawn uniformly and the grid written to ``grid_out``.
     """
-    g, colm, boxm, allowed, rowbits = ws[0], ws[1], ws[2], ws[3], ws[4]
+    g, colm, boxm, allowed, rowbits, relabel = ws[0], ws[1], ws[2], ws[3], ws[4], ws[7]
     n = r * c
     colm[:] = 0
     boxm[:] = 0
     w = 1.0
     for k in range(1, n + 1):
         w *= k
-    for j in range(n):
-        rowbits[j] = np.int64(1) << j
     if want_grid:
+        for j in range(n):
+            relabel[j] = j + 1
         for j in range(n - 1, 0, -1):
             t = rand_below(rng, j + 1)
-            tmp = rowbits[j]
-            rowbits[j] = rowbits[t]
-            rowbits[t] = tmp
+            tmp = relabel[j]
+            relabel[j] = relabel[t]
+            relabel[t] = tmp
     for j in range(n):
+        rowbits[j] = np.int64(1) << j
         colm[j] |= rowbits[j]
         boxm[j // c] |= rowbits[j]
         if want_grid:
-            grid_out[j] = digit_of(rowbits[j])
+            grid_out[j] = j + 1
     for i in range(1, n - 2):
         _allowed_row(i, r, c, colm, boxm, allowed)
         # with row 0 the identity, row 1's table is the same every sample: reuse it
-        reuse = i == 1 and cnt1 > 0.0 and not want_grid
+        reuse = i == 1 and cnt1 > 0.0
         gi = g1 if reuse else g
         cnt = cnt1 if reuse else _row_dp(allowed, n, g)
         if cnt == 0.0:
@@ -365,23 +369,16 @@ def _rows_sample(rng, r, c, ws, grid_out, want_grid, g1, cnt1):
     if want_grid:
         # draw one of the n_ok valid endings uniformly: enumerate again to it
         _endings(r, c, ws, np.int64(rand_below(rng, n_ok)), grid_out)
+        for x in range(n * n):
+            grid_out[x] = relabel[grid_out[x] - 1]
     return w * n_ok
 
 
 @njit(cache=True, nogil=True)
 def rows_batch_kernel(rng, r, c, n_samples, scale_e2, stats):
     """The row-wise sampler."""
-    n = r * c
-    ws = rows_workspace(n)
-    grid = np.zeros(n * n, dtype=np.uint8)
-    # row 1's table given row 0 = identity (the same for every sample)
-    g1 = np.zeros(1 << n)
-    full = (np.int64(1) << n) - 1
-    allowed = ws[3]
-    for j in range(n):
-        box_row0 = ((np.int64(1) << c) - 1) << (c * (j // c))   # row 0's digits in column j's box
-        allowed[j] = full & ~((np.int64(1) << j) | box_row0)
-    cnt1 = _row_dp(allowed, n, g1) if n > 3 else 0.0
+    ws, g1, cnt1 = grid_workspace(r, c)
+    grid = np.zeros(r * c * r * c, dtype=np.uint8)
     for _ in range(n_samples):
         w = _rows_sample(rng, r, c, ws, grid, _NO_GRID, g1, cnt1)
         if w > 0:
@@ -389,10 +386,33 @@ def rows_batch_kernel(rng, r, c, n_samples, scale_e2, stats):
 
 
 @njit(cache=True, nogil=True)
+def grid_workspace(r, c):
+    """The row-wise sampler's scratch and row 1's table given row 0 = identity, the same for
+    every sample: (workspace, table, its count; 0.0 below 4 rows, where there is none)."""
+    n = r * c
+    ws = rows_workspace(n)
+    g1 = np.zeros(1 << n)
+    full = (np.int64(1) << n) - 1
+    allowed = ws[3]
+    for j in range(n):
+        box_row0 = ((np.int64(1) << c) - 1) << (c * (j // c))   # row 0's digits in column j's box
+        allowed[j] = full & ~((np.int64(1) << j) | box_row0)
+    cnt1 = _row_dp(allowed, n, g1) if n > 3 else 0.0
+    return ws, g1, cnt1
+
+
+@njit(cache=True, nogil=True)
+def draw_grid(rng, r, c, gws, out):
+    """A complete grid from the row-wise sampler with weight 1/q(grid) (0.0 on a dead end), in
+    the scratch ``gws`` of :func:`grid_workspace`: a loop drawing many grids makes it once and
+    saves row 1's table each grid (9x9: 25.4 -> 21.3 us a grid, 2026-11-30, scratch)."""
+    return _rows_sample(rng, r, c, gws[0], out, _GRID, gws[1], gws[2])
+
+
+@njit(cache=True, nogil=True)
 def rows_grid_g(rng, r, c, out):
-    """A complete grid from the row-wise sampler with weight 1/q(grid) (0.0 on a dead end)."""
-    ws = rows_workspace(r * c)
-    return _rows_sample(rng, r, c, ws, out, _GRID, ws[0], 0.0)
+    """One grid of :func:`draw_grid` with a scratch of its own."""
+    return draw_grid(rng, r, c, grid_workspace(r, c), out)
 
 
 @njit(cache=True, nogil=True)
