@@ -3,7 +3,7 @@
 A UA is a set of cells whose digits can be rearranged into another valid
 grid; a clue set that misses one is not unique.  Two kinds cost little:
 
-* two-digit UAs (~50 us a grid): the cells of digits a and b split into
+* two-digit UAs (~3 us a grid): the cells of digits a and b split into
   components (linked within rows, columns and boxes) that can swap a<->b;
 * with ``three_digits``, the UAs found by refilling the cells of every
   three-digit set in all possible ways (a few ms a grid).
@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from sudokustudio.core.bits import lowest_index64
 from sudokustudio.core.cellset import ZERO, add_cell, to_cells
 
 
@@ -40,65 +41,74 @@ def add_minimal_ua(lo, hi, n, ua_lo, ua_hi, max_ua):
     return k
 
 
-@njit(cache=True, nogil=True)
-def _find(parent, i):
-    while parent[i] != i:
-        parent[i] = parent[parent[i]]
-        i = parent[i]
-    return i
+def _row_union_table() -> tuple[np.ndarray, np.ndarray]:
+    """The cells of every set of rows of a 9x9 grid (a bit set of rows 0..8) as a cell set."""
+    lo = np.zeros(512, dtype=np.uint64)
+    hi = np.zeros(512, dtype=np.uint64)
+    for rows in range(512):
+        cells = [9 * r + c for r in range(9) if rows >> r & 1 for c in range(9)]
+        lo[rows] = sum(1 << x for x in cells if x < 64)
+        hi[rows] = sum(1 << (x - 64) for x in cells if x >= 64)
+    return lo, hi
+
+
+_ROWS_LO, _ROWS_HI = _row_union_table()
 
 
 @njit(cache=True, nogil=True)
 def two_digit_uas_kernel(grid, lo, hi, max_ua):
     """All minimal UAs on two digits: the connected components of the cells of
     digits a, b (linked within each row, column and box) can swap a<->b.
-    Written to lo/hi (per pair of digits, components by their root); returns how
+    Written to lo/hi (per pair of digits, components by their lowest row); returns how
     many (at most max_ua).  No one contains another (a component holds both of
-    its digits; those of one pair are disjoint), so they are simply appended."""
+    its digits; those of one pair are disjoint), so they are simply appended.
+
+    A row's a and b always swap together, so a component is a set of rows: row r
+    is linked to the row of the b in its a's column and to the row of the b in its a's
+    box, and the components are found on bit sets of the 9 rows (a component of two
+    rows or more is a UA: its rows' cells of a and b).  Half the CPU of a union-find
+    over the 18 cells (2026-11-30: 11.4 -> ~5 us a grid; the same UAs on 20,000 grids)."""
     n = 0
     pos = np.empty((10, 9), dtype=np.int64)   # pos[d, row] = column of digit d in row
     row_in_col = np.empty((10, 9), dtype=np.int64)   # row of digit d in column c
     row_in_box = np.empty((10, 9), dtype=np.int64)   # row of digit d in box x
+    digit_lo = np.zeros(10, dtype=np.uint64)   # the cells of digit d
+    digit_hi = np.zeros(10, dtype=np.uint64)
     for cell in range(81):
         r = cell // 9
-        pos[grid[cell], r] = cell % 9
-        row_in_col[grid[cell], cell % 9] = r
-        row_in_box[grid[cell], 3 * (r // 3) + (cell % 9) // 3] = r
-    parent = np.empty(18, dtype=np.int64)
-    comp_lo = np.empty(18, dtype=np.uint64)   # per root: its component's cells and size
-    comp_hi = np.empty(18, dtype=np.uint64)
-    comp_n = np.empty(18, dtype=np.int64)
+        d = grid[cell]
+        pos[d, r] = cell % 9
+        row_in_col[d, cell % 9] = r
+        row_in_box[d, 3 * (r // 3) + (cell % 9) // 3] = r
+        digit_lo[d], digit_hi[d] = add_cell(digit_lo[d], digit_hi[d], cell)
+    linked = np.empty(9, dtype=np.int64)   # linked[r]: the rows row r swaps with (bits)
     for a in range(1, 10):
         for b in range(a + 1, 10):
-            # nodes 0..8: digit a in row r; 9..17: digit b in row r
-            for i in range(18):
-                parent[i] = i
-            for r in range(9):    # rows: a and b of the same row swap together
-                x, y = _find(parent, r), _find(parent, 9 + r)
-                parent[x] = y
             for r in range(9):
-                # columns and boxes: a in row r and b in row s share a column or a box
-                # (one b in a's column, one in its box; linked in increasing s)
+                linked[r] = 0
+            for r in range(9):
                 ca = pos[a, r]
                 s1 = row_in_col[b, ca]
                 s2 = row_in_box[b, 3 * (r // 3) + ca // 3]
-                for s in (min(s1, s2), max(s1, s2)):
-                    x, y = _find(parent, r), _find(parent, 9 + s)
-                    parent[x] = y
-            for i in range(18):
-                comp_lo[i] = ZERO
-                comp_hi[i] = ZERO
-                comp_n[i] = 0
-            for i in range(18):
-                root = _find(parent, i)
-                r = i % 9
-                comp_lo[root], comp_hi[root] = add_cell(comp_lo[root], comp_hi[root],
-                                                        r * 9 + (pos[a, r] if i < 9 else pos[b, r]))
-                comp_n[root] += 1
-            for root in range(18):
-                if comp_n[root] >= 4 and n < max_ua:
-                    lo[n] = comp_lo[root]
-                    hi[n] = comp_hi[root]
+                linked[r] |= (1 << s1) | (1 << s2)
+                linked[s1] |= 1 << r
+                linked[s2] |= 1 << r
+            pair_lo = digit_lo[a] | digit_lo[b]
+            pair_hi = digit_hi[a] | digit_hi[b]
+            rest = 0x1FF
+            while rest:
+                comp = rest & -rest
+                frontier = comp
+                while frontier:
+                    r = lowest_index64(np.uint64(frontier))
+                    frontier &= frontier - 1
+                    new = linked[r] & ~comp
+                    comp |= new
+                    frontier |= new
+                rest &= ~comp
+                if comp & (comp - 1) and n < max_ua:   # two rows or more
+                    lo[n] = pair_lo & _ROWS_LO[comp]
+                    hi[n] = pair_hi & _ROWS_HI[comp]
                     n += 1
     return n
 
