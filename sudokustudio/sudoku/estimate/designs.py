@@ -132,8 +132,14 @@ def plan_owners(s_mix, floor_mix, c: int, methods=None, c_hi: int = 81) -> tuple
 #: (``shares``): the inverse-variance weights of their own estimates (300-s runs with each alone,
 #: rescaled to these probes a grid), 0.25 / 0.75 (the 30-clue subsets see c = 29 a few times a run:
 #: share 0); any fixed shares that sum to 1 leave the estimate unbiased.
+#: Then twice those probes a grid, 96 / 60 / 1 (2026-11-30, seventh session): what a grid holds apart
+#: from its probes' luck is 2.1-2.3% of a grid's variance (split halves, scratch: 2 x 395,000 grids,
+#: each grid's probes run twice with fresh oracles, after the weight's control variate), while the grid,
+#: its oracle and the oracle's first questions cost 3.3% of a probe-unit's CPU (m = 1 / 2: 567 / 548 us
+#: a grid a probe-unit, three alternations); so twice the probes gives 1.011x less variance x CPU
+#: (0.511 x 1.935), 1.5x and 2.5x 1.011x and 1.008x.
 BEST_PLAN = {"s": [30, 31, 25], "methods": ["subsets", "subsets", "supersets"], "min_clues": [0, 28, 29],
-             "c_hi": 31, "per_grid": [48, 30, 0.5],
+             "c_hi": 31, "per_grid": [96, 60, 1],
              "thin": [[0.1, 13.0], [0.2, 14.0, 0.15, 23.0], [0.0, 0.0]],
              "shares": [[29, 0.0, 0.25, 0.75]]}
 
