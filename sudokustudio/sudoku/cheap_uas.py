@@ -42,13 +42,12 @@ def add_minimal_ua(lo, hi, n, ua_lo, ua_hi, max_ua):
 
 
 def _row_union_table() -> tuple[np.ndarray, np.ndarray]:
-    """The cells of every set of rows of a 9x9 grid (a bit set of rows 0..8) as a cell set."""
-    lo = np.zeros(512, dtype=np.uint64)
-    hi = np.zeros(512, dtype=np.uint64)
-    for rows in range(512):
-        cells = [9 * r + c for r in range(9) if rows >> r & 1 for c in range(9)]
-        lo[rows] = sum(1 << x for x in cells if x < 64)
-        hi[rows] = sum(1 << (x - 64) for x in cells if x >= 64)
+    """The cells of every set of rows of a 9x9 grid (a bit set of rows 0..8) as a cell set
+    (array operations: a loop over the 512 sets cost ~3 ms at every import)."""
+    rows = (np.arange(512)[:, None] >> np.arange(9)) & 1                 # [set, row]
+    cells = np.repeat(rows, 9, axis=1).astype(np.uint64)                 # [set, cell]
+    lo = (cells[:, :64] << np.arange(64, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
+    hi = (cells[:, 64:] << np.arange(17, dtype=np.uint64)).sum(axis=1, dtype=np.uint64)
     return lo, hi
 
 

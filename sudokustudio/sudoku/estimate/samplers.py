@@ -236,7 +236,7 @@ def _allowed_row(i, r, c, colm, boxm, allowed):
 @njit(cache=True, nogil=True)
 def rows_workspace(n):
     """Scratch of the row-wise sampler for n x n grids:
-    (DP table, column masks, box masks, allowed, row bits, DFS options, last row, relabelling)."""
+    (DP table, column masks, box masks, allowed, the endings' picks, DFS options, last row, relabelling)."""
     return (np.zeros(1 << n), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
             np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
@@ -309,7 +309,7 @@ def _rows_sample(rng, r, c, ws, grid_out, want_grid, g1, cnt1):
     n-2 is summed exactly (``_endings``); with ``want_grid`` one ending is
     drawn uniformly and the grid written to ``grid_out``.
     """
-    g, colm, boxm, allowed, rowbits, relabel = ws[0], ws[1], ws[2], ws[3], ws[4], ws[7]
+    g, colm, boxm, allowed, relabel = ws[0], ws[1], ws[2], ws[3], ws[7]
     n = r * c
     colm[:] = 0
     boxm[:] = 0
@@ -324,10 +324,9 @@ def _rows_sample(rng, r, c, ws, grid_out, want_grid, g1, cnt1):
             tmp = relabel[j]
             relabel[j] = relabel[t]
             relabel[t] = tmp
-    for j in range(n):
-        rowbits[j] = np.int64(1) << j
-        colm[j] |= rowbits[j]
-        boxm[j // c] |= rowbits[j]
+    for j in range(n):   # row 0: digit j + 1 in column j
+        colm[j] |= np.int64(1) << j
+        boxm[j // c] |= np.int64(1) << j
         if want_grid:
             grid_out[j] = j + 1
     for i in range(1, n - 2):
