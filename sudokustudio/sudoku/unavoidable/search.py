@@ -22,6 +22,11 @@ rarely kills) took 2.6 % more off.  A complete hitting set is checked by
 the solver; if it is not unique, the difference to another solution is a
 new UA, added on the fly.
 
+The passes over a node's list (the child's list and the views' greedy
+groups) test eight UAs at a time with vector instructions
+(``core.cellset_blocks``): the same lists, groups and nodes, search CPU
+0.75x on four median grids of the census (paired, 2026-11-30).
+
 A node is ``uint64[4]``: clue set and dead set (``core.cellset`` words).
 """
 from __future__ import annotations
@@ -30,7 +35,8 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.cellset import FULL_HI81, FULL_LO, ZERO, cell_set, cells_of, diff_set, has_cell, restrict
-from sudokustudio.core.bits import popcount64
+from sudokustudio.core.bits import lowest_index64, popcount64
+from sudokustudio.core.cellset_blocks import compress8, disjoint_mask8
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, missed_ua
 
 S_NODES, S_LEAVES, S_ADDED, S_FORWARD_PRUNES, S_PUZZLES, S_NONMINIMAL, S_OVERFLOW, S_FRONTIER = range(8)
@@ -167,6 +173,25 @@ def _sort_by_size(lo, hi, n, sizes, tmp_lo, tmp_hi, bucket):
         sizes[i] = s
 
 
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def _next_disjoint(lo, hi, n, j, ulo, uhi):
+    """The first UA from index j on disjoint from the cells ulo, uhi (n: none): eight
+    UAs a test (one vector compare; the lists' rows have room past n)."""
+    while j < n:
+        if j + 8 <= lo.shape[0]:
+            m = disjoint_mask8(lo, hi, j, ulo, uhi)
+            if n - j < 8:
+                m &= (np.uint64(1) << np.uint64(n - j)) - np.uint64(1)
+            if m != ZERO:
+                return j + lowest_index64(m)
+            j += 8
+        else:
+            if ((lo[j] & ulo) | (hi[j] & uhi)) == ZERO:
+                return j
+            j += 1
+    return n
+
+
 @njit(cache=True, nogil=True, _nrt=False)
 def _forward_view(lo, hi, n, r, node, first):
     """Seed 004's forward view with r > 1 clues left: greedy disjoint groups, taking
@@ -201,32 +226,32 @@ def _forward_view(lo, hi, n, r, node, first):
                 ulo = lo[i0]
                 uhi = hi[i0]
                 cnt = 1
-                for j in range(n):
-                    a = lo[j]
-                    b = hi[j]
-                    if (a & ulo) == ZERO and (b & uhi) == ZERO:
-                        ulo |= a
-                        uhi |= b
-                        cnt += 1
-                        if cnt > r:
-                            return True  # Property 1
-                        if i0 == 0 and j < 64:
-                            group0 |= np.uint64(1) << np.uint64(j)
+                j = _next_disjoint(lo, hi, n, 0, ulo, uhi)
+                while j < n:
+                    ulo |= lo[j]
+                    uhi |= hi[j]
+                    cnt += 1
+                    if cnt > r:
+                        return True  # Property 1
+                    if i0 == 0 and j < 64:
+                        group0 |= np.uint64(1) << np.uint64(j)
+                    j = _next_disjoint(lo, hi, n, j + 1, ulo, uhi)
             else:   # the UAs less the cells the critical groups so far exclude (Property 3 at once)
                 ulo = lo[i0] & allow_lo
                 uhi = hi[i0] & allow_hi
                 cnt = 1
-                for j in range(n):
+                j = _next_disjoint(lo, hi, n, 0, ulo, uhi)   # ulo, uhi lie in allow: no need to mask the UAs
+                while j < n:
                     a = lo[j] & allow_lo
                     b = hi[j] & allow_hi
-                    if (a & ulo) == ZERO and (b & uhi) == ZERO:
-                        if a == ZERO and b == ZERO:
-                            return True  # no cell left in the critical groups
-                        ulo |= a
-                        uhi |= b
-                        cnt += 1
-                        if cnt > r:
-                            return True  # Property 1
+                    if a == ZERO and b == ZERO:
+                        return True  # no cell left in the critical groups
+                    ulo |= a
+                    uhi |= b
+                    cnt += 1
+                    if cnt > r:
+                        return True  # Property 1
+                    j = _next_disjoint(lo, hi, n, j + 1, ulo, uhi)
             if cnt == r:  # Properties 2 and 3
                 allow_lo &= ulo
                 allow_hi &= uhi
@@ -310,19 +335,48 @@ def _child_list(lo, hi, n, bit_lo, bit_hi, dead_lo, dead_hi, out_lo, out_hi, r, 
     how many, or -1 when one is left without a cell.  On the way, the child's
     forward-view group started at its first UA (see _forward_view) into
     ``first`` (cells lo, hi, count, members of index < 64): -2 as soon as it has more than r UAs
-    (Property 1: the child is dead; its list is left unfinished)."""
+    (Property 1: the child is dead; its list is left unfinished).  Eight UAs a step
+    (vector tests and a compress store); one at a time where a UA loses its last cell."""
     m = 0
     ulo = ZERO
     uhi = ZERO
     cnt = 0
     members = ZERO
-    for i in range(n):
+    live_lo = ~dead_lo
+    live_hi = ~dead_hi
+    i = 0
+    while i < n:
+        if i + 8 <= lo.shape[0] and m + 8 <= out_lo.shape[0]:
+            keep = disjoint_mask8(lo, hi, i, bit_lo, bit_hi)   # not hit by the clue
+            if n - i < 8:
+                keep &= (np.uint64(1) << np.uint64(n - i)) - np.uint64(1)
+            if (keep & disjoint_mask8(lo, hi, i, live_lo, live_hi)) == ZERO:   # none left without a cell
+                compress8(lo, i, live_lo, out_lo, m, keep)
+                compress8(hi, i, live_hi, out_hi, m, keep)
+                k = popcount64(keep)
+                block = (np.uint64(1) << np.uint64(k)) - np.uint64(1)
+                d = disjoint_mask8(out_lo, out_hi, m, ulo, uhi) & block
+                while d != ZERO:   # the first group, in list order
+                    q = lowest_index64(d)
+                    ulo |= out_lo[m + q]
+                    uhi |= out_hi[m + q]
+                    cnt += 1
+                    if cnt > r:
+                        return -2
+                    if m + q < 64:
+                        members |= np.uint64(1) << np.uint64(m + q)
+                    block &= ~((np.uint64(2) << np.uint64(q)) - np.uint64(1))   # the UAs after it
+                    d = disjoint_mask8(out_lo, out_hi, m, ulo, uhi) & block
+                m += k
+                i += 8
+                continue
         a = lo[i]
         b = hi[i]
+        i += 1
         if (a & bit_lo) != ZERO or (b & bit_hi) != ZERO:
             continue
-        a &= ~dead_lo
-        b &= ~dead_hi
+        a &= live_lo
+        b &= live_hi
         if a == ZERO and b == ZERO:
             return -1
         out_lo[m] = a
