@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from sudokustudio.core.cellset_blocks import compress8, disjoint_mask8
+from sudokustudio.core.cellset_blocks import compress8, disjoint_mask8, first_disjoint
 
 S = importlib.import_module("sudokustudio.sudoku.unavoidable.search")   # the package exports a search()
 WORD = (1 << 64) - 1
@@ -122,7 +122,7 @@ def test_child_list_equals_the_one_at_a_time_pass(room):
     assert codes == {-2, -1, 0, 1}
 
 
-def test_next_disjoint_finds_the_first_disjoint_set_from_j():
+def test_first_disjoint_finds_the_first_disjoint_set_from_j():
     rng = np.random.default_rng(84)
     for _ in range(300):
         n = int(rng.integers(0, 50))
@@ -133,6 +133,6 @@ def test_next_disjoint_finds_the_first_disjoint_set_from_j():
         lo[n:] = 0   # past the list: disjoint from anything, so it must be masked off
         c_lo, c_hi = random_sets(rng, 1, 0, 40)
         j = int(rng.integers(0, n + 1))
-        got = S._next_disjoint(lo, hi, n, j, c_lo[0], c_hi[0])
+        got = first_disjoint(lo, hi, n, j, c_lo[0], c_hi[0])
         want = next((i for i in range(j, n) if not (int(lo[i]) & int(c_lo[0]) or int(hi[i]) & int(c_hi[0]))), n)
         assert got == want

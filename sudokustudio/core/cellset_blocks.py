@@ -16,12 +16,18 @@ no popcnt either).
 
 Both read eight consecutive entries from index ``j`` (or ``i``): the caller
 keeps that inside the array and masks off the bits of entries past its list.
+``first_disjoint`` does that for the commonest question, the first set of a
+list that a clue set (or a group) does not hit.
 """
 from __future__ import annotations
 
+import numpy as np
 from llvmlite import ir
+from numba import njit
 from numba.core import cgutils, types
 from numba.extending import intrinsic
+
+from sudokustudio.core.bits import lowest_index64
 
 _WIDTH = 8
 
@@ -93,3 +99,24 @@ def compress8(typingctx, src, i, cells, dst, m, keep):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@njit(cache=True, nogil=True, _nrt=False, inline="always")
+def first_disjoint(lo, hi, n, j, cells_lo, cells_hi):
+    """Index of the first of the sets ``lo[:n], hi[:n]`` from ``j`` on with no cell in
+    (``cells_lo, cells_hi``); n when there is none.  Eight sets a test: where the
+    arrays have room past n it reads there and masks those bits off."""
+    zero = np.uint64(0)
+    while j < n:
+        if j + 8 <= lo.shape[0]:
+            m = disjoint_mask8(lo, hi, j, cells_lo, cells_hi)
+            if n - j < 8:
+                m &= (np.uint64(1) << np.uint64(n - j)) - np.uint64(1)
+            if m != zero:
+                return j + lowest_index64(m)
+            j += 8
+        else:
+            if ((lo[j] & cells_lo) | (hi[j] & cells_hi)) == zero:
+                return j
+            j += 1
+    return n

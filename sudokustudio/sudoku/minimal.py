@@ -28,6 +28,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.bits import lowest_index64
+from sudokustudio.core.cellset_blocks import first_disjoint
 from sudokustudio.core.cellset import ONE, ZERO, add_cell, cell_set, has_cell, remove_cell, set_size
 from sudokustudio.sudoku.cheap_uas import two_digit_uas_kernel
 from sudokustudio.sudoku.generic import search_g
@@ -114,12 +115,9 @@ def oracle(grid, box=(3, 3), seed_uas: bool = True):
 @njit(cache=True, nogil=True)
 def missed_ua(o, lo, hi):
     """Index of a cached unavoidable set disjoint from the clue set, or -1."""
-    ua_lo = o[3]
-    ua_hi = o[4]
-    for i in range(o[5][0]):
-        if (ua_lo[i] & lo) == ZERO and (ua_hi[i] & hi) == ZERO:
-            return i
-    return -1
+    n = o[5][0]
+    i = first_disjoint(o[3], o[4], n, 0, lo, hi)
+    return i if i < n else -1
 
 
 @njit(cache=True, nogil=True)

@@ -6,6 +6,7 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.cellset import ZERO, clue_set
+from sudokustudio.core.cellset_blocks import first_disjoint
 from sudokustudio.sudoku.unavoidable.formats import mask_from_string
 from sudokustudio.sudoku.unavoidable.harvest import UASet
 
@@ -107,10 +108,7 @@ def disjoint_groups(uas: UASet, exact_limit: int = 400, node_limit: int = 2_000_
 @njit(cache=True, nogil=True)
 def misses_known_ua_kernel(clue_lo, clue_hi, lo, hi):
     """Does the clue set miss one of the UAs lo/hi (so it is not unique)?"""
-    for i in range(lo.shape[0]):
-        if (lo[i] & clue_lo) == ZERO and (hi[i] & clue_hi) == ZERO:
-            return True
-    return False
+    return first_disjoint(lo, hi, lo.shape[0], 0, clue_lo, clue_hi) < lo.shape[0]
 
 
 def misses_known_ua(clue_mask, uas) -> bool:
@@ -125,4 +123,5 @@ def misses_known_ua(clue_mask, uas) -> bool:
     else:
         clo, chi = clue_set(np.ascontiguousarray(clue_mask, dtype=np.uint8).reshape(81))
     lo, hi = (uas.lo, uas.hi) if isinstance(uas, UASet) else uas
-    return bool(misses_known_ua_kernel(np.uint64(clo), np.uint64(chi), lo, hi))
+    return bool(misses_known_ua_kernel(np.uint64(clo), np.uint64(chi), np.ascontiguousarray(lo, dtype=np.uint64),
+                                       np.ascontiguousarray(hi, dtype=np.uint64)))

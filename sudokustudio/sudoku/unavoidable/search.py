@@ -36,7 +36,7 @@ from numba import njit
 
 from sudokustudio.core.cellset import FULL_HI81, FULL_LO, ZERO, cell_set, cells_of, diff_set, has_cell, restrict
 from sudokustudio.core.bits import lowest_index64, popcount64
-from sudokustudio.core.cellset_blocks import compress8, disjoint_mask8
+from sudokustudio.core.cellset_blocks import compress8, disjoint_mask8, first_disjoint
 from sudokustudio.sudoku.minimal import all_clues_needed, is_unique, missed_ua
 
 S_NODES, S_LEAVES, S_ADDED, S_FORWARD_PRUNES, S_PUZZLES, S_NONMINIMAL, S_OVERFLOW, S_FRONTIER = range(8)
@@ -173,25 +173,6 @@ def _sort_by_size(lo, hi, n, sizes, tmp_lo, tmp_hi, bucket):
         sizes[i] = popcount64(lo[i]) + popcount64(hi[i])
 
 
-@njit(cache=True, nogil=True, _nrt=False, inline="always")
-def _next_disjoint(lo, hi, n, j, ulo, uhi):
-    """The first UA from index j on disjoint from the cells ulo, uhi (n: none): eight
-    UAs a test (one vector compare; the lists' rows have room past n)."""
-    while j < n:
-        if j + 8 <= lo.shape[0]:
-            m = disjoint_mask8(lo, hi, j, ulo, uhi)
-            if n - j < 8:
-                m &= (np.uint64(1) << np.uint64(n - j)) - np.uint64(1)
-            if m != ZERO:
-                return j + lowest_index64(m)
-            j += 8
-        else:
-            if ((lo[j] & ulo) | (hi[j] & uhi)) == ZERO:
-                return j
-            j += 1
-    return n
-
-
 @njit(cache=True, nogil=True, _nrt=False)
 def _forward_view(lo, hi, n, r, node, first):
     """Seed 004's forward view with r > 1 clues left: greedy disjoint groups, taking
@@ -226,7 +207,7 @@ def _forward_view(lo, hi, n, r, node, first):
                 ulo = lo[i0]
                 uhi = hi[i0]
                 cnt = 1
-                j = _next_disjoint(lo, hi, n, 0, ulo, uhi)
+                j = first_disjoint(lo, hi, n, 0, ulo, uhi)
                 while j < n:
                     ulo |= lo[j]
                     uhi |= hi[j]
@@ -235,12 +216,12 @@ def _forward_view(lo, hi, n, r, node, first):
                         return True  # Property 1
                     if i0 == 0 and j < 64:
                         group0 |= np.uint64(1) << np.uint64(j)
-                    j = _next_disjoint(lo, hi, n, j + 1, ulo, uhi)
+                    j = first_disjoint(lo, hi, n, j + 1, ulo, uhi)
             else:   # the UAs less the cells the critical groups so far exclude (Property 3 at once)
                 ulo = lo[i0] & allow_lo
                 uhi = hi[i0] & allow_hi
                 cnt = 1
-                j = _next_disjoint(lo, hi, n, 0, ulo, uhi)   # ulo, uhi lie in allow: no need to mask the UAs
+                j = first_disjoint(lo, hi, n, 0, ulo, uhi)   # ulo, uhi lie in allow: no need to mask the UAs
                 while j < n:
                     a = lo[j] & allow_lo
                     b = hi[j] & allow_hi
@@ -251,7 +232,7 @@ def _forward_view(lo, hi, n, r, node, first):
                     cnt += 1
                     if cnt > r:
                         return True  # Property 1
-                    j = _next_disjoint(lo, hi, n, j + 1, ulo, uhi)
+                    j = first_disjoint(lo, hi, n, j + 1, ulo, uhi)
             if cnt == r:  # Properties 2 and 3
                 allow_lo &= ulo
                 allow_hi &= uhi
