@@ -28,8 +28,8 @@ import numpy as np
 from numba import njit
 
 from sudokustudio.core.bits import lowest_index64
-from sudokustudio.core.cellset_blocks import first_disjoint
 from sudokustudio.core.cellset import ONE, ZERO, add_cell, cell_set, has_cell, remove_cell, set_size
+from sudokustudio.core.cellset_blocks import first_disjoint
 from sudokustudio.sudoku.cheap_uas import two_digit_uas_kernel
 from sudokustudio.sudoku.generic import search_g
 from sudokustudio.sudoku.solver import NO_CELL, new_search_workspace, other_solution_differing_in, solve_kernel
