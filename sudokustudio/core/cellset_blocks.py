@@ -28,6 +28,7 @@ from numba.core import cgutils, types
 from numba.extending import intrinsic
 
 from sudokustudio.core.bits import lowest_index64
+from sudokustudio.core.cellset import ZERO
 
 _WIDTH = 8
 
@@ -35,6 +36,11 @@ _WIDTH = 8
 def _is_set_list(t):
     """A C-contiguous 1-D uint64 array: one word of a list of cell sets."""
     return isinstance(t, types.Array) and t.ndim == 1 and t.layout == "C" and t.dtype == types.uint64
+
+
+def _are_words(*ts):
+    """64-bit integers (indices, cell words, masks): the vector code's lanes are 64 bits wide."""
+    return all(isinstance(t, types.Integer) and t.bitwidth == 64 for t in ts)
 
 
 def _splat(builder, value, vector_type):
@@ -56,7 +62,7 @@ def _load8(builder, context, array_type, array_value, index, vector_type):
 def disjoint_mask8(typingctx, lo, hi, j, cells_lo, cells_hi):
     """uint64 whose bit q is set when set ``j + q`` (``lo[j + q], hi[j + q]``) has no
     cell in (``cells_lo, cells_hi``); q = 0..7.  Reads lo[j:j + 8], hi[j:j + 8]."""
-    if not (_is_set_list(lo) and _is_set_list(hi)):
+    if not (_is_set_list(lo) and _is_set_list(hi) and _are_words(j, cells_lo, cells_hi)):
         return None
     sig = types.uint64(lo, hi, j, cells_lo, cells_hi)
 
@@ -79,7 +85,7 @@ def compress8(typingctx, src, i, cells, dst, m, keep):
     """Write ``src[i + q] & cells`` for each bit q set in ``keep`` (its low 8 bits),
     in order, to ``dst[m], dst[m + 1], ...``.  Reads src[i:i + 8]; writes at most
     dst[m:m + 8]."""
-    if not (_is_set_list(src) and _is_set_list(dst)):
+    if not (_is_set_list(src) and _is_set_list(dst) and _are_words(i, cells, m, keep)):
         return None
     sig = types.void(src, i, cells, dst, m, keep)
 
@@ -106,17 +112,16 @@ def first_disjoint(lo, hi, n, j, cells_lo, cells_hi):
     """Index of the first of the sets ``lo[:n], hi[:n]`` from ``j`` on with no cell in
     (``cells_lo, cells_hi``); n when there is none.  Eight sets a test: where the
     arrays have room past n it reads there and masks those bits off."""
-    zero = np.uint64(0)
     while j < n:
         if j + 8 <= lo.shape[0]:
             m = disjoint_mask8(lo, hi, j, cells_lo, cells_hi)
             if n - j < 8:
                 m &= (np.uint64(1) << np.uint64(n - j)) - np.uint64(1)
-            if m != zero:
+            if m != ZERO:
                 return j + lowest_index64(m)
             j += 8
         else:
-            if ((lo[j] & cells_lo) | (hi[j] & cells_hi)) == zero:
+            if ((lo[j] & cells_lo) | (hi[j] & cells_hi)) == ZERO:
                 return j
             j += 1
     return n
